@@ -1,0 +1,79 @@
+"""The contract every model family follows (scikit-learn style: declarative constructor, then query).
+
+A family maps a flat parameter vector ``theta`` and a batch of sequences ``X`` (shape N x t x n) to the
+pre-activation logits at the last position (N x m), in any backend of :mod:`proofkit.backend`, with an
+analytic Jacobian. Families know nothing about theorems or verdicts.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from ..backend import FLOAT64, Ops
+
+
+class Family(ABC):
+    """A parametric hypothesis class with float64 / mpmath / ball / exact evaluation."""
+
+    name: str = "family"
+    #: ordered parameter blocks: name -> shape
+    layout: dict[str, tuple[int, ...]]
+    n: int
+    m: int
+
+    @property
+    def n_params(self) -> int:
+        return int(sum(int(np.prod(s)) for s in self.layout.values()))
+
+    def param_names(self) -> list[str]:
+        """Flat coordinate names, e.g. ``A[0,1]``, in theta order."""
+        out = []
+        for key, shape in self.layout.items():
+            for idx in np.ndindex(*shape):
+                out.append(f"{key}[{','.join(map(str, idx))}]")
+        return out
+
+    def unpack(self, theta: Any) -> dict[str, np.ndarray]:
+        theta = np.asarray(theta, dtype=getattr(theta, "dtype", None))
+        out, i = {}, 0
+        for key, shape in self.layout.items():
+            size = int(np.prod(shape))
+            out[key] = theta[i : i + size].reshape(shape)
+            i += size
+        return out
+
+    def pack(self, blocks: dict[str, Any], ops: Ops = FLOAT64) -> np.ndarray:
+        parts = []
+        for key, shape in self.layout.items():
+            block = ops.asarray(blocks[key])
+            if block.shape != shape:
+                raise ValueError(f"block {key}: expected shape {shape}, got {block.shape}")
+            parts.append(block.reshape(-1))
+        return np.concatenate(parts) if parts else ops.zeros((0,))
+
+    @abstractmethod
+    def logits(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        """Logits at the last position of each sequence: (N, t, n) -> (N, m)."""
+
+    @abstractmethod
+    def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        """d logits / d theta: (N, t, n) -> (N, m, P)."""
+
+    def init(self, rng: np.random.Generator, scale: float = 0.5) -> np.ndarray:
+        """A random starting point for a fit."""
+        return rng.normal(0.0, scale, self.n_params)
+
+    def relation_symbols(self, theta: np.ndarray, ops: Ops) -> dict[str, np.ndarray]:
+        """Parameter-level objects that identification relations may name."""
+        return dict(self.unpack(theta))
+
+    def gauge_tangent(self, theta: np.ndarray) -> np.ndarray:
+        """Columns spanning the continuous symmetry orbit's tangent at theta (P x g)."""
+        return np.zeros((self.n_params, 0))
+
+    def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
+        """Move theta along its symmetry orbit as close to reference as the family knows how."""
+        return theta

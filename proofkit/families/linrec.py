@@ -1,0 +1,105 @@
+"""Linear recurrence with a linear readout (AM24 eq. 2, Assumption 5): logit_t = A sum_j Lam^j B x_{t-j}."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..backend import FLOAT64, Ops
+from .base import Family
+
+
+def _inv(M: np.ndarray, ops: Ops) -> np.ndarray:
+    if ops.name == "float64":
+        return np.linalg.inv(M)
+    import mpmath as mp
+    import sympy as sp
+
+    if ops.name == "sympy":
+        return np.array(sp.Matrix(M).inv().tolist(), dtype=object)
+    inv = mp.inverse(mp.matrix(M.tolist()))
+    return np.array(inv.tolist(), dtype=object)
+
+
+class LinearRecurrence(Family):
+    """``s_t = Lam s_{t-1} + B x_t`` (s_0 = 0), logit ``A s_t``. Parameters A (m x k), Lam (k x k), B (k x n)."""
+
+    name = "linear_recurrence"
+
+    def __init__(self, n: int = 2, k: int = 2, m: int = 2) -> None:
+        self.n, self.k, self.m = n, k, m
+        self.layout = {"A": (m, k), "Lam": (k, k), "B": (k, n)}
+
+    def states(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        """Hidden states at every position: (N, t, n) -> (N, t, k)."""
+        p = self.unpack(theta)
+        N, t, _ = X.shape
+        s = ops.zeros((N, self.k))
+        out = []
+        for j in range(t):
+            s = s @ p["Lam"].T + X[:, j, :] @ p["B"].T
+            out.append(s)
+        return np.stack(out, axis=1)
+
+    def logits(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        p = self.unpack(theta)
+        s = ops.zeros((X.shape[0], self.k))
+        for j in range(X.shape[1]):
+            s = s @ p["Lam"].T + X[:, j, :] @ p["B"].T
+        return s @ p["A"].T
+
+    def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        p = self.unpack(theta)
+        A, Lam, B = p["A"], p["Lam"], p["B"]
+        N, t, n = X.shape
+        k, m = self.k, self.m
+        s = ops.zeros((N, k))
+        dL = ops.zeros((N, k, k * k))  # d s / d Lam (flattened row-major)
+        dB = ops.zeros((N, k, k * n))  # d s / d B
+        for j in range(t):
+            dL = Lam @ dL
+            dB = Lam @ dB
+            for r in range(k):
+                dL[:, r, r * k : (r + 1) * k] = dL[:, r, r * k : (r + 1) * k] + s
+                dB[:, r, r * n : (r + 1) * n] = dB[:, r, r * n : (r + 1) * n] + X[:, j, :]
+            s = s @ Lam.T + X[:, j, :] @ B.T
+        dA = ops.zeros((N, m, m * k))
+        for r in range(m):
+            dA[:, r, r * k : (r + 1) * k] = s
+        return np.concatenate([dA, A @ dL, A @ dB], axis=2)
+
+    def markov(self, theta: np.ndarray, count: int, ops: Ops = FLOAT64) -> list[np.ndarray]:
+        """Markov parameters A Lam^j B for j = 0..count-1 (they determine the model at every length)."""
+        p = self.unpack(theta)
+        out, P = [], p["B"]
+        for _ in range(count):
+            out.append(p["A"] @ P)
+            P = p["Lam"] @ P
+        return out
+
+    def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
+        """Similarity gauge: with C = A_h^+ A_ref (square case), map (A, Lam, B) -> (AC, C^-1 Lam C, C^-1 B)."""
+        if self.k != self.m:
+            return theta
+        p, q = self.unpack(theta), self.unpack(reference)
+        try:
+            C = _inv(p["A"], ops) @ q["A"]
+            Ci = _inv(C, ops)
+        except (ZeroDivisionError, np.linalg.LinAlgError, ValueError):
+            return theta
+        blocks: dict[str, Any] = {"A": p["A"] @ C, "Lam": Ci @ p["Lam"] @ C, "B": Ci @ p["B"]}
+        return self.pack(blocks, ops)
+
+    def gauge_tangent(self, theta: np.ndarray) -> np.ndarray:
+        p = self.unpack(np.asarray(theta, dtype=float))
+        cols = []
+        k = self.k
+        for a in range(k):
+            for b in range(k):
+                X = np.zeros((k, k))
+                X[a, b] = 1.0
+                cols.append(np.concatenate([
+                    (-p["A"] @ X).ravel(), (X @ p["Lam"] - p["Lam"] @ X).ravel(), (X @ p["B"]).ravel()
+                ]))
+        return np.array(cols).T

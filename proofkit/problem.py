@@ -1,0 +1,97 @@
+"""A concrete learning problem: learned and true families, true parameters, training data at lengths <= T.
+
+Labels are the true model's logits computed at the working precision from exact decimal parameters, so
+the target is known to every digit (catalog convention 0.6: compare logits, not saturated outputs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import mpmath as mp
+import numpy as np
+
+from . import activation as act
+from .backend import FLOAT64, MP, Ops
+from .families import Family
+from .spec import Theorem
+from .support import Support
+
+
+@dataclass
+class Problem:
+    learned: Family
+    true: Family
+    theta_true: np.ndarray  # exact decimal strings
+    support: Support
+    activation: str
+    T: int
+    lengths: list[int]
+    n_per_length: int
+    seed: int
+    dps: int
+
+    def __post_init__(self) -> None:
+        rng = np.random.default_rng(self.seed)
+        self.train_X = [self.support.sample(rng, self.n_per_length, t) for t in self.lengths]
+        self._mp_cache: dict[int, list[np.ndarray]] = {}
+
+    @property
+    def injective(self) -> bool:
+        return act.is_injective(self.activation)
+
+    def true_theta(self, ops: Ops) -> np.ndarray:
+        return ops.asarray(self.theta_true)
+
+    def true_logits(self, X: np.ndarray, ops: Ops) -> np.ndarray:
+        return self.true.logits(self.true_theta(ops), ops.asarray(X), ops)
+
+    def train_targets(self, ops: Ops) -> list[np.ndarray]:
+        """True logits (or outputs, for a non-injective activation) on the training sequences."""
+        if ops is MP:
+            key = mp.mp.dps
+            if key not in self._mp_cache:
+                self._mp_cache[key] = [self._target(X, ops) for X in self.train_X]
+            return self._mp_cache[key]
+        return [self._target(X, ops) for X in self.train_X]
+
+    def _target(self, X: np.ndarray, ops: Ops) -> np.ndarray:
+        z = self.true_logits(X, ops)
+        return z if self.injective else act.apply(self.activation, z, ops)
+
+    def residual(self, theta: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        """Training residual, in logit space when the activation is injective, else in output space."""
+        parts = []
+        for X, y in zip(self.train_X, self.train_targets(ops)):
+            z = self.learned.logits(theta, ops.asarray(X), ops)
+            if not self.injective:
+                z = act.apply(self.activation, z, ops)
+            parts.append((z - y).reshape(-1))
+        return np.concatenate(parts)
+
+    def residual_jacobian(self, theta: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        parts = []
+        for X in self.train_X:
+            Xo = ops.asarray(X)
+            J = self.learned.jacobian(theta, Xo, ops)
+            if not self.injective:
+                z = self.learned.logits(theta, Xo, ops)
+                J = J * act.derivative(self.activation, z, ops)[:, :, None]
+            parts.append(J.reshape(-1, J.shape[-1]))
+        return np.concatenate(parts)
+
+
+def build_problem(theorem: Theorem, params: Mapping[str, Any], *, seed: int, dps: int) -> Problem:
+    """Instantiate the theorem's setup at these parameters."""
+    s = theorem.setup
+    assert s is not None, f"{theorem.id} has no numeric setup"
+    T = int(params["T"])
+    lengths = list(range(1, T + 1)) if params.get("supervision", "ALL") == "ALL" else [T]
+    return Problem(
+        learned=s.learned(params), true=s.true(params),
+        theta_true=np.asarray(s.true_params(params), dtype=object),
+        support=s.support(params), activation=params.get("activation", "sigmoid"), T=T,
+        lengths=lengths, n_per_length=s.n_per_length, seed=seed, dps=dps,
+    )

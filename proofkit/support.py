@@ -1,0 +1,85 @@
+"""Training supports (samplers over lengths) and the test suites of catalog section 12."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InputError
+
+SUPPORTS = ("iid", "cut", "subspace")
+
+
+@dataclass(frozen=True)
+class Support:
+    """Distribution of training sequences at each length.
+
+    ``iid``: tokens i.i.d. U[0,1]^n (F-iid). ``cut``: U([0,1]^{nT} with sum <= c), prefixes for shorter
+    lengths (F-cut; not a product, so compositional tests are meaningful). ``subspace``: tokens
+    (s, 0, ..., 0), s ~ U[0,1] (F-sub; the length-t support does not span R^{nt}).
+    """
+
+    kind: str
+    n: int
+    T: int
+    c: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in SUPPORTS:
+            raise InputError("support", "one of " + ", ".join(SUPPORTS), self.kind)
+        if self.kind == "cut" and not (self.n <= self.c <= self.n * self.T):
+            raise InputError("cut_c", f"a number in [n, n*T] = [{self.n}, {self.n * self.T}]",
+                             self.c)
+
+    def token_box(self) -> tuple[np.ndarray, np.ndarray]:
+        """Bounds of a single token (the per-token marginal support)."""
+        lo = np.zeros(self.n)
+        hi = np.ones(self.n)
+        if self.kind == "subspace":
+            hi[1:] = 0.0
+        return lo, hi
+
+    def tokens(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+        """Tokens drawn independently from the per-token marginal (the product distribution)."""
+        x = rng.uniform(0.0, 1.0, shape + (self.n,))
+        if self.kind == "subspace":
+            x[..., 1:] = 0.0
+        return x
+
+    def sample(self, rng: np.random.Generator, N: int, t: int) -> np.ndarray:
+        """N training sequences of length t: shape (N, t, n)."""
+        if self.kind != "cut" or t > self.T:
+            return self.tokens(rng, (N, t))
+        out = np.empty((0, self.T, self.n))
+        while out.shape[0] < N:
+            cand = rng.uniform(0.0, 1.0, (4 * N, self.T, self.n))
+            keep = cand.reshape(4 * N, -1).sum(axis=1) <= self.c
+            out = np.concatenate([out, cand[keep]])
+        return out[:N, :t, :]
+
+    def is_product(self) -> bool:
+        return self.kind != "cut" or self.c >= self.n * self.T
+
+    def outside(self, X: np.ndarray) -> np.ndarray:
+        """Which length-<=T sequences lie outside the training joint support (for compositional tests)."""
+        if self.kind != "cut":
+            return np.zeros(X.shape[0], dtype=bool)
+        return X.reshape(X.shape[0], -1).sum(axis=1) > self.c
+
+
+def corner_sequences(support: Support, t: int) -> np.ndarray:
+    """Deterministic sequences: all-zeros, all-ones (within the token box), and e_i then zeros."""
+    lo, hi = support.token_box()
+    seqs = [np.tile(lo, (t, 1)), np.tile(hi, (t, 1))]
+    for i in range(support.n):
+        if hi[i] > lo[i]:
+            s = np.tile(lo, (t, 1))
+            s[0, i] = hi[i]
+            seqs.append(s)
+    return np.array(seqs)
+
+
+def test_lengths(T: int, longest: int = 1000) -> list[int]:
+    """TS-L lengths: T+1, 2T+1, 10, 100, 1000 (those beyond T)."""
+    return sorted({L for L in (T + 1, 2 * T + 1, 10, 100, longest) if T < L <= longest})

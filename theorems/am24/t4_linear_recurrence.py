@@ -1,0 +1,166 @@
+"""AM24.T4: a linear recurrence with an injective readout, trained on lengths <= T (T >= 2), length- and
+compositionally generalizes, with h~_t = C h_t (Ahuja & Mansouri, Theorem 4 and its proof, eqs. 43-45)."""
+
+import numpy as np
+import sympy as sp
+from sympy import Eq, MatrixSymbol, Symbol
+
+from proofkit.families import LinearRecurrence
+from proofkit.instances import seeded_matrix, spectral_shrink, with_rank_drop
+from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
+from proofkit.spec import (
+    Assumption, Generalization, GroupElement, PaperRef, Relation, Setup, SymbolicStep, Theorem,
+)
+from proofkit.support import SUPPORTS, Support
+from proofkit.verdict import Verdict
+
+n = Symbol("n")
+j = Symbol("j", integer=True, nonnegative=True)
+# learned (A~, Lam~, B~) and true (A, Lam, B); C the similarity the proof names
+At, Lt, Bt = MatrixSymbol("At", n, n), MatrixSymbol("Lt", n, n), MatrixSymbol("Bt", n, n)
+A, L, B = MatrixSymbol("A", n, n), MatrixSymbol("L", n, n), MatrixSymbol("B", n, n)
+C = MatrixSymbol("C", n, n)
+ht, h = MatrixSymbol("ht", n, 1), MatrixSymbol("h", n, 1)
+
+# INST-SSM-1 (catalog section 7.3)
+INST = {"A": [[1.5, -0.7], [0.4, 1.2]], "Lam": [[0.6, -0.3], [0.2, 0.5]], "B": [[1.0, 0.5], [-0.3, 0.8]]}
+
+
+def true_params(p):
+    size = p["n"]
+    if size == 2:
+        mats = {k: np.array(v) for k, v in INST.items()}
+    else:
+        mats = {"A": seeded_matrix(10 + size, (size, size), 1.5),
+                "Lam": spectral_shrink(seeded_matrix(20 + size, (size, size))),
+                "B": seeded_matrix(30 + size, (size, size), 1.0)}
+    if p["true_A"] == "singular":
+        mats["A"] = with_rank_drop(mats["A"], axis=1)
+    if p["true_Lam"] == "singular":
+        mats["Lam"] = with_rank_drop(mats["Lam"], axis=1)
+    if p["true_B"] == "singular":
+        mats["B"] = with_rank_drop(mats["B"], axis=0)
+    return [repr(float(v)) for key in ("A", "Lam", "B") for v in np.ravel(mats[key])]
+
+
+def _sym(name):
+    return sp.Matrix(2, 2, lambda r, c: sp.Symbol(f"{name}{r}{c}"))
+
+
+def markov_under_relations():
+    """S4: with Lam~ = C Lam C^-1, B~ = C B, A~ = A C^-1, A~ Lam~^j B~ = A Lam^j B (j = 0..2).
+    Written with C^-1 = adj(C)/det(C) and cleared of det(C)^(j+1): a polynomial identity."""
+    Ag, Lg, Bg, Cg = _sym("a"), _sym("l"), _sym("b"), _sym("c")
+    adj, det = Cg.adjugate(), Cg.det()
+    Ah, Lh, Bh = Ag * adj, Cg * Lg * adj, Cg * Bg
+    return [(Ah * Lh**k * Bh - det ** (k + 1) * Ag * Lg**k * Bg).expand() for k in range(3)]
+
+
+def induction_step():
+    """S5: h~_{t-1} = C h_{t-1} implies h~_t = Lam~ h~_{t-1} + B~ x_t = C (Lam h_{t-1} + B x_t)."""
+    Lg, Bg, Cg = _sym("l"), _sym("b"), _sym("c")
+    hprev, x = sp.Matrix(sp.symbols("h0 h1")), sp.Matrix(sp.symbols("x0 x1"))
+    return Cg * Lg * Cg.inv() * (Cg * hprev) + Cg * Bg * x - Cg * (Lg * hprev + Bg * x)
+
+
+def printed_input_relation():
+    """The proof's B~ = B C with C = A~^-1 A, substituted into A B = A~ B~ (first equality of (44))."""
+    Ag, Bg, Ah = _sym("a"), _sym("b"), _sym("t")
+    return Ah * (Bg * (Ah.inv() * Ag)) - Ag * Bg
+
+
+def solve_first_two():
+    """S3: {A B = A~ B~, A Lam B = A~ Lam~ B~} solved for (B~, Lam~) gives C B and C Lam C^-1."""
+    Ag, Lg, Bg, Ah = _sym("a"), _sym("l"), _sym("b"), _sym("t")
+    Bh = Ah.inv() * Ag * Bg
+    Lh = Ah.inv() * Ag * Lg * Bg * Bh.inv()
+    Cg = Ah.inv() * Ag
+    return [Bh - Cg * Bg, Lh - Cg * Lg * Cg.inv()]
+
+
+THEOREM = Theorem(
+    id="AM24.T4",
+    title="Linear recurrence (SSM) with injective readout generalizes; h~_t = C h_t",
+    paper=PaperRef("Ahuja & Mansouri 2024 (arXiv 2402.04875v1)", "Sec. 3 / App. A.2, Theorem 4",
+                   "(43)-(45)", "ahuja2024provable"),
+    statement=sp.Implies(Eq(sp.Function("R")(sp.Symbol("T")), 0),
+                         Eq(sp.Function("h")(sp.Symbol("t")), sp.Function("f")(sp.Symbol("t")))),
+    params=ParamSpace((
+        param_T(2), param_activation(), param_supervision(),
+        Param("n", int, 2, "token = state = output dimension", min=1, max=4),
+        Param("learned_dim", int, 2, "state dimension of the learned model", min=1, max=6),
+        Param("true_A", str, "invertible", "true readout", choices=("invertible", "singular")),
+        Param("true_Lam", str, "invertible", "true transition", choices=("invertible", "singular")),
+        Param("true_B", str, "invertible", "true input map", choices=("invertible", "singular")),
+        Param("support", str, "iid", "training support (catalog 12.1)", choices=SUPPORTS),
+        Param("cut_c", float, 2.0, "sum bound of the cut-cube support", min=0.0, max=100.0),
+    )),
+    assumptions=(
+        Assumption("A5.injective", "the readout activation is injective (sigmoid)",
+                   lambda p: p["activation"] != "relu", {"activation": "relu"}),
+        Assumption("A5.square", "learned state dimension equals n (k~ = k = m = n)",
+                   lambda p: p["learned_dim"] == p["n"], {"learned_dim": 3}),
+        Assumption("A5.A-invertible", "the true readout A is invertible",
+                   lambda p: p["true_A"] == "invertible", {"true_A": "singular"}),
+        Assumption("A5.Lam-invertible", "the true transition Lam is invertible",
+                   lambda p: p["true_Lam"] == "invertible", {"true_Lam": "singular"}),
+        Assumption("A5.B-invertible", "the true input map B is invertible",
+                   lambda p: p["true_B"] == "invertible", {"true_B": "singular"}),
+        Assumption("A8", "some length-i training support (2 <= i <= T) spans R^{ni}",
+                   lambda p: p["support"] != "subspace", {"support": "subspace"}),
+        Assumption("T>=2", "labels up to length T >= 2", lambda p: p["T"] >= 2, {"T": 1}),
+        Assumption("ALL", "labels at every length 1..T (objective eq. 1)",
+                   lambda p: p["supervision"] == "ALL", {"supervision": "ONLY", "T": 2}),
+    ),
+    setup=Setup(
+        learned=lambda p: LinearRecurrence(p["n"], p["learned_dim"], p["n"]),
+        true=lambda p: LinearRecurrence(p["n"], p["n"], p["n"]),
+        true_params=true_params,
+        support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_c"]),
+        learned_symbols={"A": At, "Lam": Lt, "B": Bt},
+        true_symbols={"A": A, "Lam": L, "B": B},
+        state_symbols=(ht, h),
+    ),
+    groups=(GroupElement(C, "GL", definition=At.inv() * A),),
+    claims=(
+        Generalization("length generalization", kind="length", source="Theorem 4"),
+        Generalization("compositional generalization", kind="compositional", source="Theorem 4"),
+        Relation("A~^-1 A = B~ B^-1", "identification", "proof of Thm 4, after (44)",
+                 At.inv() * A, Bt * B.inv()),
+        Relation("B~ = B C (as printed)", "identification", "proof of Thm 4, after (44)", Bt, B * C),
+        Relation("Lam~ = C Lam C^-1", "identification", "proof of Thm 4, after (44)",
+                 Lt, C * L * C.inv()),
+        Relation("A~ = A C^-1", "identification", "C := A~^-1 A", At, A * C.inv()),
+        Relation("h~_t = C h_t", "identification", "main text after Thm 4", ht, C * h, over="states"),
+        Relation("Markov A~ Lam~^j B~ = A Lam^j B", "identification", "(44)-(45)",
+                 At * Lt**j * Bt, A * L**j * B, over="powers"),
+        Relation("control: Lam~ = Lam (wrong group: identity)", "control", "deliberately false",
+                 Lt, L),
+        SymbolicStep("S3 solve first two equalities of (44)", "proof-step", "(44)",
+                     "{AB = A~B~, A Lam B = A~ Lam~ B~} => B~ = CB, Lam~ = C Lam C^-1",
+                     solve_first_two),
+        SymbolicStep("S4 Markov parameters under the relations", "proof-step", "(45)",
+                     "A~ Lam~^j B~ = A Lam^j B, j = 0..2, for generic 2x2 matrices",
+                     markov_under_relations),
+        SymbolicStep("S5 induction h~_t = C h_t", "proof-step", "main text",
+                     "h~_{t-1} = C h_{t-1} => h~_t = C h_t", induction_step),
+        SymbolicStep("S3-printed: B~ = B C satisfies A B = A~ B~", "identification",
+                     "proof of Thm 4, after (44)", "A~ (B C) - A B = 0 with C = A~^-1 A",
+                     printed_input_relation),
+    ),
+    expect={
+        "length generalization": Verdict.CERTIFIED,
+        "compositional generalization": Verdict.CERTIFIED,
+        "A~^-1 A = B~ B^-1": Verdict.CERTIFIED,
+        "B~ = B C (as printed)": Verdict.REFUTED,
+        "Lam~ = C Lam C^-1": Verdict.CERTIFIED,
+        "A~ = A C^-1": Verdict.CERTIFIED,
+        "h~_t = C h_t": Verdict.CERTIFIED,
+        "Markov A~ Lam~^j B~ = A Lam^j B": Verdict.CERTIFIED,
+        "control: Lam~ = Lam (wrong group: identity)": Verdict.REFUTED,
+        "S3 solve first two equalities of (44)": Verdict.CERTIFIED,
+        "S4 Markov parameters under the relations": Verdict.CERTIFIED,
+        "S5 induction h~_t = C h_t": Verdict.CERTIFIED,
+        "S3-printed: B~ = B C satisfies A B = A~ B~": Verdict.REFUTED,
+    },
+)
