@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import flint
 import mpmath as mp
@@ -56,21 +57,23 @@ def relation_upper(lhs: sp.Basic, rhs: sp.Basic, envs: list[Env], dps: int) -> m
 
 
 def markov_sup_bound(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_f: np.ndarray,
-                     length: int, token_bound: float, dps: int) -> mp.mpf | None:
+                     length: int, token_bound: Any, dps: int) -> mp.mpf | None:
     """For families linear in the inputs (logit = sum_j M_j x_{t-j}): a ball upper bound of
-    sup |logit_h - logit_f| over every sequence of length <= ``length`` with |x| <= token_bound,
-    from |M_j^h - M_j^f| summed over j. None when a family is not linear in its inputs."""
+    sup |logit_h - logit_f| over every sequence of length <= ``length`` whose token coordinates obey
+    |x_c| <= token_bound[c], from sum_j sum_c |M_j^h - M_j^f|[:, c] token_bound[c]. None when a family
+    is not linear in its inputs."""
     if not (hasattr(fam_h, "markov") and hasattr(fam_f, "markov")):
         return None
     with arb_precision(dps):
         Mh = fam_h.markov(to_arb(th_h), length, ARB)
         Mf = fam_f.markov(to_arb(th_f), length, ARB)
+        bound = [flint.arb(repr(float(b))) for b in np.broadcast_to(token_bound, (fam_h.n,))]
         total = np.full(fam_h.m, flint.arb(0), dtype=object)
         for a, b in zip(Mh, Mf):
             D = a - b
-            total = total + np.array([sum((abs(v) for v in row), flint.arb(0)) for row in D],
-                                     dtype=object)
-        return max(upper(v) for v in total) * mp.mpf(token_bound)
+            total = total + np.array([sum((abs(v) * bc for v, bc in zip(row, bound)), flint.arb(0))
+                                      for row in D], dtype=object)
+        return max(upper(v) for v in total)
 
 
 def exact_markov_equal(fam_h: Family, th_h: list[str], fam_f: Family, th_f: list[str],

@@ -158,9 +158,8 @@ def decide_relation(theorem: Theorem, claim: Relation, fitted: Fitted, env: Env,
             f"residual {mp.nstr(res, 3)} is neither <= {mp.nstr(tol, 3)} nor >= {REFUTE_GAP}", None)
 
 
-def test_sequences(fitted: Fitted, kind: str, rng: np.random.Generator) -> list[np.ndarray]:
+def test_sequences(p: Problem, kind: str, rng: np.random.Generator) -> list[np.ndarray]:
     """TS-L (lengths beyond T, per-token marginal tokens) or TS-C (t <= T, product tokens, corners)."""
-    p = fitted.problem
     lengths = test_lengths(p.T) if kind == "length" else list(range(1, p.T + 1))
     out = []
     for L in lengths:
@@ -174,7 +173,7 @@ def test_sequences(fitted: Fitted, kind: str, rng: np.random.Generator) -> list[
 def decide_generalization(claim: Generalization, fitted: Fitted,
                           rng: np.random.Generator) -> tuple[Verdict, str, str]:
     p, dps, tol = fitted.problem, fitted.dps, zero_tol(fitted.dps)
-    seqs = test_sequences(fitted, claim.kind, rng)
+    seqs = test_sequences(p, claim.kind, rng)
     worst, count = mp.mpf(0), 0
     with mp.workdps(dps):
         for X in seqs:
@@ -193,7 +192,7 @@ def decide_generalization(claim: Generalization, fitted: Fitted,
         return Verdict.INCONCLUSIVE, mp.nstr(worst, 3), f"gap {mp.nstr(worst, 3)} between thresholds"
     lo, hi = p.support.token_box()
     bound = certify.markov_sup_bound(p.learned, fitted.theta, p.true, p.true_theta(MP), longest,
-                                     float(max(np.max(np.abs(lo)), np.max(np.abs(hi)))), dps)
+                                     np.maximum(np.abs(lo), np.abs(hi)), dps)
     if bound is not None and bound <= tol:
         return (Verdict.CERTIFIED, mp.nstr(worst, 3),
                 f"ball bound {mp.nstr(bound, 3)} on sup|logit_h - logit_f| over every sequence of "

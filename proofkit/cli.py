@@ -1,0 +1,204 @@
+"""Command line: ``proofkit list|show|check|falsify|scan|replay``. A thin layer over the API.
+
+Exit codes: 0 holds / as expected, 1 refuted / regression, 2 bad input, 3 inconclusive.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import registry, report
+from .errors import InputError
+from .verdict import TheoremResult, Verdict
+
+EXIT = {Verdict.CERTIFIED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.INCONCLUSIVE: 3}
+
+
+def _dps(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--dps: expected an integer in [30, 500], got {text!r}") from None
+    if not 30 <= value <= 500:
+        raise argparse.ArgumentTypeError(f"--dps: expected an integer in [30, 500], got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seed: expected a non-negative integer, got {text!r}") from None
+    if value < 0 or value >= 2**32:
+        raise argparse.ArgumentTypeError(f"--seed: expected an integer in [0, 2^32), got {value}")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # bad usage is bad input: one line, exit 2
+        print(f"proofkit: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="proofkit", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    s = sub.add_parser("list", help="the encoded theorems")
+    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("show", help="statement, assumptions, claims, parameters of a theorem")
+    s.add_argument("id")
+    s.add_argument("--json", action="store_true")
+
+    def common(s: argparse.ArgumentParser) -> None:
+        s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+        s.add_argument("--dps", type=_dps, default=60, help="working decimal digits (default 60)")
+        s.add_argument("--seed", type=_seed, default=0)
+        s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("check", help="decide every claim of a theorem (or --all)")
+    s.add_argument("id", nargs="?")
+    s.add_argument("--all", action="store_true")
+    common(s)
+    s = sub.add_parser("falsify", help="search for a counterexample under a variant")
+    s.add_argument("id")
+    s.add_argument("--drop", action="append", default=[], metavar="ASSUMPTION_ID")
+    s.add_argument("--out", default="counterexamples", help="folder for records")
+    common(s)
+    s = sub.add_parser("scan", help="verdict per parameter value and the threshold")
+    s.add_argument("id")
+    s.add_argument("--param", required=True)
+    s.add_argument("--values", required=True)
+    common(s)
+    s = sub.add_parser("replay", help="recompute a counterexample record")
+    s.add_argument("file")
+    s.add_argument("--json", action="store_true")
+    return p
+
+
+def _emit(args: argparse.Namespace, obj: Any, text: str) -> None:
+    print(json.dumps(obj, indent=1, default=str) if args.json else text)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    thms = registry.load_all()
+    items = [{"id": t.id, "title": t.title, "paper": str(t.paper)} for t in thms.values()]
+    _emit(args, items, "\n".join(f"{t['id']:10s} {t['title']}  [{t['paper']}]" for t in items))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    thm = registry.get(args.id)
+    obj = {
+        "id": thm.id, "title": thm.title, "paper": str(thm.paper), "statement": str(thm.statement),
+        "assumptions": [{"id": a.id, "meaning": a.meaning, "drop": dict(a.drop)} for a in thm.assumptions],
+        "claims": [{"name": c.name, "role": c.role, "statement": c.statement(),
+                    "expected": str(thm.expect.get(c.name, ""))} for c in thm.claims],
+        "parameters": [{"name": p.name, "type": p.type.__name__, "default": p.default,
+                        "allowed": p.allowed(), "help": p.help} for p in thm.params.params],
+    }
+    _emit(args, obj, report.show(thm))
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .check import check
+
+    if args.all == bool(args.id):
+        raise InputError("check", "a theorem id or --all (exactly one)")
+    thms = list(registry.load_all().values()) if args.all else [registry.get(args.id)]
+    if args.all and args.set:
+        raise InputError("--set", "no --set with --all (parameters differ between theorems)")
+    results: list[TheoremResult] = []
+    for thm in thms:
+        overrides = thm.params.parse_sets(args.set)
+        res = check(thm, overrides, dps=args.dps, seed=args.seed)
+        results.append(res)
+        if args.json:
+            print(json.dumps(res.as_dict(), default=str), flush=True)
+        elif not args.all:
+            print(report.theorem_detail(res))
+    if args.all:
+        if not args.json:
+            print(report.verdict_table(results))
+            for r in results:
+                if r.errata:
+                    for e in r.errata:
+                        print(f"erratum {r.id}: printed {e.printed}; holds: {e.found} ({e.residual})")
+        return 0 if all(r.as_expected() for r in results) else 1
+    return EXIT[results[0].verdict]
+
+
+def cmd_falsify(args: argparse.Namespace) -> int:
+    from .falsify import falsify
+
+    thm = registry.get(args.id)
+    for aid in args.drop:
+        thm.assumption(aid)
+    overrides = thm.params.parse_sets(args.set)
+    res = falsify(thm, args.drop, overrides, dps=args.dps, seed=args.seed, out_dir=Path(args.out))
+    text = (f"{thm.id} dropped [{', '.join(res.dropped) or 'none'}]: {res.verdict}"
+            + (f"\n  counterexample: {res.record_path}" if res.found else "")
+            + f"\n  {res.how}\n  search effort: {res.effort}\n  seed {args.seed}, dps {args.dps}, "
+            f"{res.elapsed_s:.2f}s")
+    _emit(args, res.as_dict(), text)
+    return EXIT[res.verdict] if res.found or res.verdict == Verdict.INCONCLUSIVE else 0
+
+
+def cmd_scan(args: argparse.Namespace) -> int:
+    from .check import check
+
+    thm = registry.get(args.id)
+    param = thm.params.get(args.param)
+    values = [param.parse(v) for v in args.values.split(",") if v.strip()]
+    if not values:
+        raise InputError("--values", "a comma-separated list of values")
+    base = thm.params.parse_sets(args.set)
+    rows = []
+    for v in values:
+        res = check(thm, dict(base, **{args.param: v}), dps=args.dps, seed=args.seed)
+        holds = all(c.verdict in (Verdict.CERTIFIED, Verdict.CONFIRMED)
+                    for c in res.claims if c.role == "conclusion")
+        rows.append({"value": v, "verdict": str(res.verdict), "all_conclusions_hold": holds,
+                     "claims": {c.name: str(c.verdict) for c in res.claims if c.role == "conclusion"}})
+    threshold = None
+    for i, row in enumerate(rows):
+        if all(r["all_conclusions_hold"] for r in rows[i:]):
+            threshold = row["value"]
+            break
+    obj = {"id": thm.id, "param": args.param, "rows": rows, "smallest_value_all_hold": threshold,
+           "seed": args.seed, "dps": args.dps}
+    text = "\n".join(f"{args.param}={r['value']}: {r['verdict']}  "
+                     + ", ".join(f"{k}: {v}" for k, v in r["claims"].items()) for r in rows)
+    text += f"\nsmallest {args.param} from which every conclusion holds: {threshold}"
+    _emit(args, obj, text)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .replay import replay
+
+    res = replay(args.file)
+    text = (f"{res.path}: {'reproduces' if res.reproduces else 'DOES NOT reproduce'}"
+            f" ({'certified' if res.certified else 'not certified'})\n  {res.how}")
+    _emit(args, res.as_dict(), text)
+    return 0 if res.reproduces else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handler = {"list": cmd_list, "show": cmd_show, "check": cmd_check, "falsify": cmd_falsify,
+               "scan": cmd_scan, "replay": cmd_replay}[args.cmd]
+    try:
+        return handler(args)
+    except InputError as exc:
+        print(f"proofkit: bad input: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

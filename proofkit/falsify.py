@@ -1,0 +1,206 @@
+"""Search for a counterexample: a learned model that fits every training length and differs on a test
+length or test support. Strategies: several seeded fits (different minima), then null-space
+continuation from each exact fit (step along the null direction of J_train that moves the test output
+most, project back onto the training manifold). Found models are shrunk (gauge-canonical form,
+shortest distinguishing length, simplest sequence), certified and recorded."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import mpmath as mp
+import numpy as np
+
+from . import certify, record
+from .backend import MP, mp_abs_max, mp_str
+from .check import REFUTE_GAP, Fitted, local_id, test_sequences, zero_tol
+from .fit import fit, polish
+from .problem import Problem, build_problem
+from .spec import Theorem
+from .support import corner_sequences, test_lengths
+from .verdict import Verdict
+
+
+@dataclass
+class FalsifyResult:
+    theorem: str
+    params: dict[str, Any]
+    dropped: list[str]
+    found: bool
+    verdict: Verdict  # REFUTED when found, CONFIRMED when searched and empty, INCONCLUSIVE otherwise
+    effort: str
+    record_path: str | None = None
+    record: dict[str, Any] | None = None
+    certified: bool = False
+    how: str = ""
+    elapsed_s: float = 0.0
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.theorem, "verdict": str(self.verdict), "found": self.found,
+                "dropped": self.dropped, "params": self.params, "effort": self.effort,
+                "record": self.record_path, "certified": self.certified, "how": self.how,
+                "elapsed_s": round(self.elapsed_s, 3), "details": self.details}
+
+
+def max_gap(problem: Problem, theta: np.ndarray, seqs: Sequence[np.ndarray]) -> mp.mpf:
+    """Largest relative logit gap |h - f| / max(1, |f|) over the given sequence batches."""
+    worst = mp.mpf(0)
+    for X in seqs:
+        Xm = MP.asarray(X)
+        zh = problem.learned.logits(theta, Xm, MP)
+        zf = problem.true.logits(problem.true_theta(MP), Xm, MP)
+        worst = max(worst, mp_abs_max(zh - zf) / max(mp.mpf(1), mp_abs_max(zf)))
+    return worst
+
+
+def continuation(fitted: Fitted, rng: np.random.Generator, seqs: Sequence[np.ndarray],
+                 steps: Sequence[float] = (0.3, 0.1, 0.03)) -> tuple[np.ndarray | None, int]:
+    """Step along the null direction of J_train that moves J_test most; project back by polishing."""
+    lid = local_id(fitted, rng)
+    tries = 0
+    if lid.leak_direction is None or lid.leak < mp.mpf(10) ** (-(fitted.dps // 3)):
+        return None, tries
+    v = lid.leak_direction
+    p, tol = fitted.problem, fitted.fit.tol
+    norm = max(mp.mpf(1), mp_abs_max(fitted.theta))
+    for tau in steps:
+        for sign in (1, -1):
+            tries += 1
+            start = fitted.theta + v * (sign * tau * norm)
+            th, res, _ = polish(p, np.array([float(x) for x in start]), fitted.dps, tol)
+            if res <= tol and max_gap(p, th, seqs) >= REFUTE_GAP:
+                return th, tries
+    return None, tries
+
+
+def shrink_witness(problem: Problem, theta: np.ndarray) -> tuple[np.ndarray, mp.mpf, str]:
+    """Shortest distinguishing length, then the simplest sequence there (corners before random)."""
+    rng = np.random.default_rng(12345)
+    lengths = sorted(set(range(problem.T + 1, 2 * problem.T + 3)) | set(test_lengths(problem.T)))
+    kinds = [("compositional", t) for t in range(1, problem.T + 1)] + [("length", t) for t in lengths]
+    for kind, L in kinds:
+        cands = list(corner_sequences(problem.support, L))
+        if kind == "length":
+            cands += list(problem.support.tokens(rng, (8, L)))
+        for X in cands:
+            gap = max_gap(problem, theta, [X[None]])
+            if gap >= REFUTE_GAP * 1000:
+                return X, gap, kind
+    return np.zeros((0, 0)), mp.mpf(0), "none"
+
+
+def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str, Any] | None = None,
+            *, dps: int = 60, seed: int = 0, restarts: int = 4,
+            out_dir: Path | None = None) -> FalsifyResult:
+    """Search for a counterexample under the variant (assumptions dropped and/or parameters set)."""
+    t0 = time.perf_counter()
+    changes: dict[str, Any] = {}
+    for aid in drops:
+        changes.update(theorem.assumption(aid).drop)
+    changes.update(overrides or {})
+    params = theorem.params.resolve(changes)
+    dropped = sorted(set(drops) | set(theorem.violated(params)))
+    base = dict(theorem=theorem.id, params=params, dropped=dropped)
+    if theorem.falsifier is not None:
+        return _custom(theorem, params, dropped, seed, out_dir, t0)
+    rng = np.random.default_rng(seed + 7)
+    tried_fits, tried_steps, converged = 0, 0, 0
+    with mp.workdps(dps):
+        problem = build_problem(theorem, params, seed=seed, dps=dps)
+        seqs = test_sequences(problem, "length", rng) + test_sequences(problem, "compositional", rng)
+        found = None
+        for k in range(restarts):
+            tried_fits += 1
+            fr = fit(problem, dps=dps, seed=seed + 1000 * k)
+            if not fr.converged:
+                continue
+            converged += 1
+            fitted = Fitted(problem, fr, dps, seed)
+            if max_gap(problem, fr.theta, seqs) >= REFUTE_GAP:
+                found = (fr.theta, "a fit from seeded restart that differs on test")
+                break
+            th, n = continuation(fitted, rng, seqs)
+            tried_steps += n
+            if th is not None:
+                found = (th, "null-space continuation from an exact fit")
+                break
+        effort = (f"{tried_fits} seeded fits ({converged} reached the {mp.nstr(fr.tol, 2)} training "
+                  f"threshold), {tried_steps} continuation steps, {sum(len(s) for s in seqs)} test "
+                  f"sequences up to length {max(s.shape[1] for s in seqs)}, {dps} digits")
+        if found is None:
+            verdict = Verdict.CONFIRMED if converged else Verdict.INCONCLUSIVE
+            how = ("no counterexample found" if converged else
+                   f"inconclusive: no fit reached zero training risk ({fr.reason})")
+            return FalsifyResult(found=False, verdict=verdict, effort=effort, how=how,
+                                 elapsed_s=time.perf_counter() - t0, **base)
+        theta, strategy = found
+        theta = problem.learned.canonicalize(theta, problem.true_theta(MP), MP)
+        X, gap, kind = shrink_witness(problem, theta)
+        rec, certified, how = _model_record(theorem, problem, params, dropped, theta, X, gap, kind,
+                                            strategy, dps, seed)
+    path = record.write(rec, out_dir) if out_dir is not None else None
+    return FalsifyResult(found=True, verdict=Verdict.REFUTED, effort=effort,
+                         record_path=str(path) if path else None, record=rec, certified=certified,
+                         how=how, elapsed_s=time.perf_counter() - t0, **base)
+
+
+def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int) -> tuple[bool, str]:
+    """Training part: h = f on the whole training support (ball bound via Markov parameters when the
+    family is linear in its inputs) or at the training samples only; test part: ball lower bound > 0."""
+    tol = zero_tol(dps)
+    lo, hi = problem.support.token_box()
+    bound = certify.markov_sup_bound(problem.learned, theta, problem.true, problem.true_theta(MP),
+                                     problem.T, np.maximum(np.abs(lo), np.abs(hi)), dps)
+    gap = certify.logit_gap_lower(problem.learned, theta, problem.true, problem.true_theta(MP),
+                                  X[None], dps)
+    train_ok = bound is not None and bound <= tol
+    test_ok = gap > 0
+    if train_ok and test_ok:
+        return True, (f"certified: ball bound {mp.nstr(bound, 3)} on |h - f| over the whole training "
+                      f"support (lengths <= {problem.T}), test gap >= {mp.nstr(gap, 3)}")
+    n = problem.n_per_length * len(problem.lengths)
+    train_txt = (f"training match confirmed at {n} samples"
+                 + ("" if bound is None else f" (support ball bound {mp.nstr(bound, 3)} too loose)"))
+    return False, f"{train_txt}; test gap ball lower bound {mp.nstr(gap, 3)}"
+
+
+def _model_record(theorem: Theorem, problem: Problem, params: dict[str, Any], dropped: list[str],
+                  theta: np.ndarray, X: np.ndarray, gap: mp.mpf, kind: str, strategy: str,
+                  dps: int, seed: int) -> tuple[dict[str, Any], bool, str]:
+    certified, how = certify_model(problem, theta, X, dps)
+    train_res = mp_abs_max(problem.residual(theta, MP))
+    rec = record.finalize({
+        "kind": "model", "theorem": theorem.id, "claim": f"{kind} generalization",
+        "params": params, "dropped": dropped,
+        "learned_params": [mp_str(v, dps) for v in theta],
+        "true_params": [str(v) for v in problem.theta_true],
+        "witness": [[repr(float(v)) for v in row] for row in X],
+        "witness_length": int(X.shape[0]),
+        "train_residual": mp_str(train_res, 5), "test_discrepancy": mp_str(gap, 20),
+        "dps": dps, "seed": seed, "search": strategy,
+        "certificate": {"certified": certified, "how": how},
+    })
+    return rec, certified, how
+
+
+def _custom(theorem: Theorem, params: dict[str, Any], dropped: list[str], seed: int,
+            out_dir: Path | None, t0: float) -> FalsifyResult:
+    """Theorems with their own search (e.g. Lemma 1's structured function family)."""
+    outcome = theorem.falsifier.search(params)
+    base = dict(theorem=theorem.id, params=params, dropped=dropped, effort=outcome.effort,
+                how=outcome.how, elapsed_s=time.perf_counter() - t0)
+    if not outcome.found:
+        return FalsifyResult(found=False, verdict=Verdict.CONFIRMED, **base)
+    rec = record.finalize({
+        "kind": "witness", "theorem": theorem.id, "claim": outcome.claim, "params": params,
+        "dropped": dropped, "witness": outcome.witness, "seed": seed, "search": outcome.effort,
+        "certificate": {"certified": outcome.certified, "how": outcome.how},
+    })
+    path = record.write(rec, out_dir) if out_dir is not None else None
+    return FalsifyResult(found=True, verdict=Verdict.REFUTED, record_path=str(path) if path else None,
+                         record=rec, certified=outcome.certified, **base)
