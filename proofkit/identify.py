@@ -147,11 +147,11 @@ def solve_linear(symbol: MatrixSymbol, equations: list[tuple[sp.Basic, sp.Basic,
             E = zero.copy()
             E[a, b] = mp.mpf(1)
             cols_.append([u - v for u, v in zip(stacked(E), r0)])
-    J = mp.matrix(len(r0), rows * cols)
-    for j, col in enumerate(cols_):
-        for i, v in enumerate(col):
-            J[i, j] = v
-    sol = mp.qr_solve(J, mp.matrix([-v for v in r0]))[0]
+    with mp.workdps(2 * mp.mp.dps):  # normal equations at doubled precision
+        Jt = np.array(cols_, dtype=object)  # (unknowns, residuals)
+        G = mp.matrix((Jt @ Jt.T).tolist())
+        rhs = mp.matrix((-(Jt @ np.array(r0, dtype=object))).tolist())
+        sol = mp.lu_solve(G, rhs)
     value = np.array([[sol[a * cols + b] for b in range(cols)] for a in range(rows)], dtype=object)
     res = mp_abs_max(np.array(stacked(value), dtype=object))
     return Solved(value, res, "least squares over the equations it enters")

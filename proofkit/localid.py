@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import flint
 import mpmath as mp
 import numpy as np
+
+from . import certify
 
 
 @dataclass
@@ -43,11 +46,24 @@ def threshold(dps: int) -> mp.mpf:
     return mp.mpf(10) ** (-(dps // 3))
 
 
-def spectrum(J: np.ndarray, dps: int) -> Spectrum:
+def gram(J: np.ndarray, dps: int) -> mp.matrix:
+    """J^T J at 2*dps digits, multiplied by python-flint (the entries of J convert exactly)."""
+    P = J.shape[1]
+    if not J.shape[0]:
+        return mp.zeros(P, P)
+    with certify.arb_precision(2 * dps):
+        Ja = flint.arb_mat([[flint.arb(v) for v in row] for row in J.tolist()])
+        G = Ja.transpose() * Ja
+        with mp.workdps(2 * dps):
+            return mp.matrix([[mp.mpf(G[i, j].mid().str(2 * dps + 5, radius=False))
+                               for j in range(P)] for i in range(P)])
+
+
+def spectrum(J: np.ndarray, dps: int, G: mp.matrix | None = None) -> Spectrum:
     """Singular values of J (object array of mpf, R x P) via the eigenvalues of J^T J at 2*dps."""
     P = J.shape[1]
+    G = gram(J, dps) if G is None else G
     with mp.workdps(2 * dps):
-        G = mp.matrix((J.T @ J).tolist()) if J.shape[0] else mp.zeros(P, P)
         evals, evecs = mp.eigsy(G)
         order = sorted(range(P), key=lambda i: -evals[i])
         sv = [mp.sqrt(max(evals[i], 0)) for i in order]
@@ -65,8 +81,11 @@ def spectrum(J: np.ndarray, dps: int) -> Spectrum:
 
 
 def local_identifiability(J_train: np.ndarray, J_test: np.ndarray, dps: int) -> LocalId:
-    tr = spectrum(J_train, dps)
-    jt = spectrum(np.concatenate([J_train, J_test]), dps)
+    G_train = gram(J_train, dps)
+    tr = spectrum(J_train, dps, G_train)
+    with mp.workdps(2 * dps):
+        G_joint = G_train + gram(J_test, dps)
+    jt = spectrum(np.concatenate([J_train, J_test]), dps, G_joint)
     leak, direction = mp.mpf(0), None
     if tr.null_basis is not None:
         with mp.workdps(2 * dps):

@@ -23,14 +23,17 @@ class Support:
     kind: str
     n: int
     T: int
-    c: float = 0.0
+    cut_frac: float = 0.5
+    test_scale: float = 1.0
 
     def __post_init__(self) -> None:
         if self.kind not in SUPPORTS:
             raise InputError("support", "one of " + ", ".join(SUPPORTS), self.kind)
-        if self.kind == "cut" and not (self.n <= self.c <= self.n * self.T):
-            raise InputError("cut_c", f"a number in [n, n*T] = [{self.n}, {self.n * self.T}]",
-                             self.c)
+
+    @property
+    def c(self) -> float:
+        """Sum bound of the cut cube: cut_frac * n * T, at least n (so token marginals stay [0,1]^n)."""
+        return max(float(self.n), self.cut_frac * self.n * self.T)
 
     def token_box(self) -> tuple[np.ndarray, np.ndarray]:
         """Bounds of a single token (the per-token marginal support)."""
@@ -40,9 +43,11 @@ class Support:
             hi[1:] = 0.0
         return lo, hi
 
-    def tokens(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
-        """Tokens drawn independently from the per-token marginal (the product distribution)."""
-        x = rng.uniform(0.0, 1.0, shape + (self.n,))
+    def tokens(self, rng: np.random.Generator, shape: tuple[int, ...],
+               beyond: bool = False) -> np.ndarray:
+        """Tokens drawn independently from the per-token marginal (the product distribution);
+        ``beyond``: at test positions past T, whose range is [0, test_scale] (1 = the theorem's H1)."""
+        x = rng.uniform(0.0, self.test_scale if beyond else 1.0, shape + (self.n,))
         if self.kind == "subspace":
             x[..., 1:] = 0.0
         return x

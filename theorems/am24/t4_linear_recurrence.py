@@ -93,7 +93,7 @@ THEOREM = Theorem(
         Param("true_Lam", str, "invertible", "true transition", choices=("invertible", "singular")),
         Param("true_B", str, "invertible", "true input map", choices=("invertible", "singular")),
         Param("support", str, "iid", "training support (catalog 12.1)", choices=SUPPORTS),
-        Param("cut_c", float, 2.0, "sum bound of the cut-cube support", min=0.0, max=100.0),
+        Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
     )),
     assumptions=(
         Assumption("A5.injective", "the readout activation is injective (sigmoid)",
@@ -116,7 +116,7 @@ THEOREM = Theorem(
         learned=lambda p: LinearRecurrence(p["n"], p["learned_dim"], p["n"]),
         true=lambda p: LinearRecurrence(p["n"], p["n"], p["n"]),
         true_params=true_params,
-        support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_c"]),
+        support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"]),
         learned_symbols={"A": At, "Lam": Lt, "B": Bt},
         true_symbols={"A": A, "Lam": L, "B": B},
         state_symbols=(ht, h),

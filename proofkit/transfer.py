@@ -1,0 +1,303 @@
+"""Lemma-1 falsifier (AM24.L1): search C1 hinge functions d that vanish on X but have a non-zero
+gradient somewhere on X, so that f and g := f + d agree on X while their gradients differ there.
+
+The family: d(x) = c (nu.(x - a)) max(u.(x - a), 0)^p with nu = (-u_y, u_x), p in {2, 3} (so d is
+C1), c in {1, 1/2, 2}. Anchors a: both ends of every part of a segment sticking out of the
+full-dimensional pieces (u pointing along it), and rational boundary points of every disc or box
+(u the outward normal). Everything is decided exactly with sympy rationals:
+
+* d = 0 on a disc or box iff the piece lies in the half-plane H = {u.(x - a) <= 0} (a piece poking
+  out of H has interior points with u.(x - a) > 0 off the line nu.(x - a) = 0);
+* d = 0 on a segment iff it lies in H or on that line;
+* if d = 0 on X and X lies in H, grad d = 0 on X (p >= 2); otherwise some segment lies on the line
+  and leaves H, and grad d = c nu max(u.(x - a), 0)^p != 0 at a rational point of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import sympy as sp
+
+from .errors import InputError
+from .regions import Box, Disc, Point, Region, Segment, is_true, named
+
+X, Y = sp.symbols("x y", real=True)
+A1, A2, U1, U2, C = sp.symbols("a1 a2 u1 u2 c", real=True)
+POWERS = (2, 3)
+SCALES = (sp.Integer(1), sp.Rational(1, 2), sp.Integer(2))
+
+
+@dataclass(frozen=True)
+class TransferOutcome:
+    """found: some d vanishes on X with non-zero gradient on X; witness: strings only."""
+
+    found: bool
+    effort: str
+    witness: dict[str, str] | None
+    how: str
+
+
+def hinge_expr(p: int) -> sp.Expr:
+    """The family member in symbols: c (nu.(x - a)) max(u.(x - a), 0)^p, nu = (-u2, u1)."""
+    s = U1 * (X - A1) + U2 * (Y - A2)
+    return C * (-U2 * (X - A1) + U1 * (Y - A2)) * sp.Piecewise((s**p, s > 0), (0, True))
+
+
+@lru_cache(maxsize=None)
+def hinge_gradient(p: int) -> tuple[sp.Expr, sp.Expr]:
+    """grad d by sympy diff of the Piecewise, once per p (exact at the kink u.(x - a) = 0)."""
+    d = hinge_expr(p)
+    return sp.diff(d, X), sp.diff(d, Y)
+
+
+@dataclass(frozen=True)
+class Hinge:
+    """d(x) = c (normal.(x - anchor)) max(direction.(x - anchor), 0)^p, normal = (-u_y, u_x)."""
+
+    anchor: Point
+    direction: Point
+    p: int
+    c: sp.Rational
+
+    @property
+    def normal(self) -> Point:
+        return -self.direction[1], self.direction[0]
+
+    def along(self, pt: Point) -> sp.Expr:
+        """u.(pt - a): d vanishes where this is <= 0."""
+        return self.direction[0] * (pt[0] - self.anchor[0]) \
+            + self.direction[1] * (pt[1] - self.anchor[1])
+
+    def across(self, pt: Point) -> sp.Expr:
+        """nu.(pt - a): d vanishes on the line where this is 0."""
+        return self.normal[0] * (pt[0] - self.anchor[0]) + self.normal[1] * (pt[1] - self.anchor[1])
+
+    def gradient_at(self, pt: Point) -> tuple[sp.Expr, sp.Expr]:
+        """Exact grad d at pt: the generic sympy gradient with this member's numbers put in."""
+        values = {A1: self.anchor[0], A2: self.anchor[1], U1: self.direction[0],
+                  U2: self.direction[1], C: self.c, X: pt[0], Y: pt[1]}
+        gx, gy = hinge_gradient(self.p)
+        return gx.xreplace(values), gy.xreplace(values)
+
+    def formula(self) -> str:
+        """Human-readable formula for reports (never parsed back)."""
+        coef = "" if self.c == 1 else f"{self.c}*"
+        return (f"{coef}({sp.sstr(sp.expand(self.across((X, Y))))})"
+                f"*max({sp.sstr(sp.expand(self.along((X, Y))))}, 0)^{self.p}")
+
+
+def _pair(pt: Point) -> str:
+    return f"{pt[0]},{pt[1]}"
+
+
+def _scaled(w: Point) -> Point:
+    """w / max(|w_x|, |w_y|): the same direction with rational, readable entries."""
+    m = sp.Max(abs(w[0]), abs(w[1]))
+    return w[0] / m, w[1] / m
+
+
+def _rational_near(end: sp.Expr, other: sp.Expr) -> sp.Rational:
+    """``end`` if rational, else a dyadic rational strictly between ``end`` and ``other``."""
+    if end.is_Rational:
+        return end
+    step = sp.ceiling if is_true(other > end) else sp.floor
+    k = 1
+    while True:
+        r = step(end * 2**k) / 2**k
+        if is_true((r - end) * (other - r) > 0):
+            return r
+        k += 1
+
+
+def _numbers(piece: Box | Disc | Segment) -> list[sp.Expr]:
+    if isinstance(piece, Box):
+        return [piece.x0, piece.x1, piece.y0, piece.y1]
+    if isinstance(piece, Disc):
+        return [piece.cx, piece.cy, piece.r]
+    return [*piece.p, *piece.q]
+
+
+def _check_rational(region: Region) -> None:
+    if not all(v.is_Rational for piece in region.pieces for v in _numbers(piece)):
+        raise InputError("region", "pieces with rational data (witnesses are rational)",
+                         region.name)
+
+
+def _family(anchors: list[tuple[Point, Point]]) -> list[Hinge]:
+    return [Hinge(a, u, p, c) for a, u in anchors for p in POWERS for c in SCALES]
+
+
+def segment_anchors(region: Region) -> list[tuple[Point, Point]]:
+    """(a, u) at both ends of every excess part of a segment, u pointing into that part."""
+    out = []
+    for k, t0, t1 in region.excess_intervals():
+        seg = region.pieces[k]
+        u = _scaled(seg.w)
+        out.append((seg.at(_rational_near(t0, t1)), u))
+        out.append((seg.at(_rational_near(t1, t0)), (-u[0], -u[1])))
+    return out
+
+
+def boundary_anchors(region: Region) -> list[tuple[Point, Point]]:
+    """(a, u): rational boundary points of every disc and box with the outward normal u."""
+    out: list[tuple[Point, Point]] = []
+    axes = [(sp.Integer(1), sp.Integer(0)), (sp.Integer(0), sp.Integer(1)),
+            (sp.Integer(-1), sp.Integer(0)), (sp.Integer(0), sp.Integer(-1))]
+    for piece in region.full():
+        if isinstance(piece, Disc):
+            out += list(zip(piece.axis_points(), axes, strict=True))
+            continue
+        cx, cy = piece.center()
+        mids = [(piece.x1, cy), (cx, piece.y1), (piece.x0, cy), (cx, piece.y0)]
+        out += list(zip(mids, axes, strict=True))
+        out += [(c, _scaled((c[0] - cx, c[1] - cy))) for c in piece.corners()]
+    return out
+
+
+def in_halfplane(piece: Box | Disc | Segment, h: Hinge) -> bool:
+    """The piece lies in H = {u.(x - a) <= 0}, decided exactly."""
+    if isinstance(piece, Disc):
+        m = -h.along((piece.cx, piece.cy))
+        norm2 = h.direction[0] ** 2 + h.direction[1] ** 2
+        return is_true(m >= 0) and is_true(m**2 >= piece.r**2 * norm2)
+    ends = piece.corners() if isinstance(piece, Box) else [piece.p, piece.q]
+    return all(is_true(h.along(e) <= 0) for e in ends)
+
+
+def vanishes_on(piece: Box | Disc | Segment, h: Hinge) -> bool:
+    """d = 0 on the piece (necessary and sufficient, see the module docstring)."""
+    if in_halfplane(piece, h):
+        return True
+    return isinstance(piece, Segment) and h.across(piece.p) == 0 and h.across(piece.q) == 0
+
+
+def segment_witness(seg: Segment, h: Hinge) -> Point:
+    """A rational point of a segment on the line and not in H, with u.(x - a) > 0."""
+    sp_, sq = h.along(seg.p), h.along(seg.q)
+    if is_true(sp_ > 0) and is_true(sq > 0):
+        return seg.at(sp.Rational(1, 2))
+    zero = sp_ / (sp_ - sq)
+    return seg.at((zero + (1 if is_true(sq > 0) else 0)) / 2)
+
+
+def probe_points(region: Region, h: Hinge) -> list[Point]:
+    """Anchor, probe points of every piece, and a witness on every segment that leaves H."""
+    pts = [h.anchor] + [pt for piece in region.pieces for pt in piece.probe_points()]
+    return pts + [segment_witness(s, h) for s in region.pieces
+                  if isinstance(s, Segment) and not in_halfplane(s, h)]
+
+
+def judge(region: Region, h: Hinge) -> tuple[str, Point | None, tuple[sp.Expr, sp.Expr] | None]:
+    """'nonzero' (d != 0 on some piece), 'found' (d = 0 on X, grad d(point) != 0) or 'flat'."""
+    if not all(vanishes_on(piece, h) for piece in region.pieces):
+        return "nonzero", None, None
+    for pt in probe_points(region, h):
+        grad = h.gradient_at(pt)
+        if any(g != 0 for g in grad):
+            return "found", pt, grad
+    return "flat", None, None
+
+
+def _witness(region: Region, h: Hinge, pt: Point, grad: tuple[sp.Expr, sp.Expr]) -> dict[str, str]:
+    return {"region": region.name, "d": h.formula(), "anchor": _pair(h.anchor),
+            "direction": _pair(h.direction), "normal": _pair(h.normal), "p": str(h.p),
+            "c": str(h.c), "point": _pair(pt), "grad": _pair(grad)}
+
+
+def _how_found(pt: Point, grad: tuple[sp.Expr, sp.Expr]) -> str:
+    return ("exact (sympy rationals): every disc/box lies in the half-plane u.(x-a) <= 0 and every "
+            "segment lies there or on the line nu.(x-a) = 0, so d = 0 on X and g = f + d equals f "
+            f"on X; at the point ({_pair(pt)}) of X, grad d = ({_pair(grad)}) != 0")
+
+
+HOW_EMPTY = ("exact (sympy rationals): every candidate is non-zero on some piece of X, or vanishes "
+             "on X with X inside u.(x-a) <= 0 where grad d = 0 identically (p >= 2); sympy "
+             "evaluated grad d = 0 at the anchor and at the probe points of every piece")
+
+
+def search(region: Region) -> TransferOutcome:
+    """Try the hinge family on ``region`` in a fixed order; stop at the first witness."""
+    _check_rational(region)
+    seg, bnd = _family(segment_anchors(region)), _family(boundary_anchors(region))
+    seg_pieces = sorted({k for k, _, _ in region.excess_intervals()})
+    bnd_pieces = [k for k, p in enumerate(region.pieces) if p.dim == 2]
+    family = (f"hinge candidates tried (p in {POWERS}, c in (1, 1/2, 2)): {len(seg)} on excess "
+              f"segments of pieces {seg_pieces}, {len(bnd)} at boundary points of pieces "
+              f"{bnd_pieces}")
+    counts = {"nonzero": 0, "flat": 0}
+    for tried, h in enumerate(seg + bnd, 1):
+        verdict, pt, grad = judge(region, h)
+        if verdict == "found":
+            effort = f"{tried} of {len(seg) + len(bnd)} {family}"
+            witness = _witness(region, h, pt, grad)
+            return TransferOutcome(True, effort, witness, _how_found(pt, grad))
+        counts[verdict] += 1
+    effort = (f"{len(seg) + len(bnd)} of {len(seg) + len(bnd)} {family}; {counts['nonzero']} "
+              f"non-zero on X, {counts['flat']} zero on X with zero gradient on X")
+    return TransferOutcome(False, effort, None, HOW_EMPTY)
+
+
+def falsify(params: Mapping[str, Any]) -> TransferOutcome:
+    """The theorem's falsifier: the search on the named region ``params['region']``."""
+    return search(named(params.get("region", ""), "parameter region"))
+
+
+def _field(witness: Mapping[str, str], key: str) -> str:
+    if key not in witness:
+        raise InputError(f"witness.{key}", "present")
+    if not isinstance(witness[key], str):
+        raise InputError(f"witness.{key}", "a string", witness[key])
+    return witness[key]
+
+
+def _parse_rational(text: str, key: str) -> sp.Rational:
+    try:
+        return sp.Rational(Fraction(text.strip()))
+    except (ValueError, ZeroDivisionError):
+        raise InputError(f"witness.{key}", "a rational such as '3/2'", text) from None
+
+
+def _parse_pair(witness: Mapping[str, str], key: str) -> Point:
+    parts = _field(witness, key).split(",")
+    if len(parts) != 2:
+        raise InputError(f"witness.{key}", "two rationals 'x,y'", witness[key])
+    return _parse_rational(parts[0], key), _parse_rational(parts[1], key)
+
+
+def _parse_hinge(witness: Mapping[str, str]) -> Hinge:
+    anchor, direction = _parse_pair(witness, "anchor"), _parse_pair(witness, "direction")
+    if direction == (0, 0):
+        raise InputError("witness.direction", "a non-zero vector", witness["direction"])
+    text = _field(witness, "p").strip()
+    if not (text.isascii() and text.isdigit() and 2 <= int(text) <= 9):
+        raise InputError("witness.p", "an integer 2..9 (d must be C1)", text)
+    c = _parse_rational(_field(witness, "c"), "c")
+    if c == 0:
+        raise InputError("witness.c", "a non-zero rational", witness["c"])
+    h = Hinge(anchor, direction, int(text), c)
+    if _parse_pair(witness, "normal") != h.normal:
+        raise InputError("witness.normal", f"({_pair(h.normal)}) = (-u_y, u_x)", witness["normal"])
+    return h
+
+
+def replay(witness: Mapping[str, str]) -> TransferOutcome:
+    """Rebuild d from the witness's numbers (fractions.Fraction, never evaluated) on the named
+    region and re-decide exactly; the recorded ``d`` and ``grad`` are recomputed, not read."""
+    if not isinstance(witness, Mapping):
+        raise InputError("witness", "a mapping of strings", type(witness).__name__)
+    region = named(_field(witness, "region"), "witness.region")
+    h, pt = _parse_hinge(witness), _parse_pair(witness, "point")
+    effort = "1 candidate replayed"
+    if not region.contains(pt):
+        return TransferOutcome(False, effort, None, f"exact: ({_pair(pt)}) is not a point of X")
+    if not all(vanishes_on(piece, h) for piece in region.pieces):
+        return TransferOutcome(False, effort, None, "exact: d is non-zero on some piece of X")
+    grad = h.gradient_at(pt)
+    if all(g == 0 for g in grad):
+        return TransferOutcome(False, effort, None, f"exact: grad d = 0 at ({_pair(pt)})")
+    return TransferOutcome(True, effort, _witness(region, h, pt, grad), _how_found(pt, grad))

@@ -1,0 +1,156 @@
+"""AM24.T1: deep sets sigma(A sum_j psi(x_j)) trained on lengths <= T length- and compositionally
+generalize, with A psi = B phi on [0,1]^n (Ahuja & Mansouri, Theorem 1, eqs. 10-22 and the remarks)."""
+
+import numpy as np
+import sympy as sp
+from sympy import Eq, MatrixSymbol, Symbol
+
+from proofkit.families import DeepSets
+from proofkit.instances import seeded_matrix
+from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
+from proofkit.spec import (
+    Assumption, Generalization, GroupElement, PaperRef, Relation, Setup, SymbolicStep, Theorem,
+)
+from proofkit.support import SUPPORTS, Support
+from proofkit.verdict import Verdict
+
+m, k, kt = Symbol("m"), Symbol("k"), Symbol("kt")
+A = MatrixSymbol("A", m, kt)  # learned readout
+B = MatrixSymbol("B", m, k)  # true readout
+psi, phi = MatrixSymbol("psi", kt, 1), MatrixSymbol("phi", k, 1)  # token maps at a point x
+M = MatrixSymbol("M", kt, k)  # the linear map of linear representation identification
+
+# INST-DS-1 (catalog section 4, T1.3): phi(x) = W2 tanh(W1 x + b1) + b2, readout B
+INST = {"W1": [[1.0, -0.5], [0.3, 0.8], [-0.7, 0.2]], "b1": [0.1, -0.2, 0.05],
+        "W2": [[0.6, -0.4, 0.9], [-0.3, 0.7, 0.5]], "b2": [-0.2, 0.1],
+        "B": [[1.0, 0.4], [-0.2, 0.9]], "bias": [0.1, -0.2]}
+
+
+def true_params(p):
+    n_, m_ = p["n"], p["m"]
+    W1 = np.array(INST["W1"]) if n_ == 2 else seeded_matrix(40 + n_, (3, n_))
+    B_ = np.array(INST["B"]) if m_ == 2 else seeded_matrix(50 + m_, (m_, 2))
+    blocks = [B_] + ([np.array(INST["bias"][:m_] + [0.0] * (m_ - 2))] if p["readout_bias"] else [])
+    blocks += [W1, np.array(INST["b1"]), np.array(INST["W2"]), np.array(INST["b2"])]
+    return [repr(float(v)) for b in blocks for v in np.ravel(b)]
+
+
+def sigmoid_monotone():
+    """S1: sigma' = sigma (1 - sigma) > 0, so sigma is strictly increasing, hence injective."""
+    u = Symbol("u", real=True)
+    s = 1 / (1 + sp.exp(-u))
+    return sp.diff(s, u) - s * (1 - s)
+
+
+def derivative_of_sum():
+    """S2 (eq. 13-14): d/dx_r [A sum_j psi(x_j)] = A psi'(x_r), scalar tokens, three positions."""
+    a, x1, x2, x3 = sp.symbols("a x1 x2 x3")
+    f = sp.Function("psi")
+    return sp.diff(a * (f(x1) + f(x2) + f(x3)), x2) - a * sp.diff(f(x2), x2)
+
+
+def constant_vanishes():
+    """S3 (eqs. 19-20): A psi = B phi + C summed over T >= 1 tokens gives T C = 0, so C = 0."""
+    T, c = sp.symbols("T c")
+    return sp.Eq(sp.Tuple(*sp.solve(sp.Eq(T * c, 0), c)), sp.Tuple(0))
+
+
+def substitution_any_length():
+    """S5 (eq. 22): with A psi(x_j) = B phi(x_j), A sum_{j<=t} psi(x_j) - B sum phi(x_j) = 0 for all t."""
+    t, j = sp.symbols("t j", integer=True, positive=True)
+    a, b = sp.IndexedBase("Apsi"), sp.IndexedBase("Bphi")
+    return sp.Sum(a[j] - b[j], (j, 1, t)).subs(a, b).doit()
+
+
+def bias_two_lengths():
+    """S6: with a readout bias, lengths 1 and 2 give {C + a - b = 0, 2C + a - b = 0} => C = 0, a = b."""
+    C, a, b = sp.symbols("C a b")
+    sol = sp.solve([C + a - b, 2 * C + a - b], [C, a], dict=True)
+    return sp.Eq(sp.Tuple(sol[0][C], sol[0][a] - b), sp.Tuple(0, 0))
+
+
+def bias_one_length_control():
+    """Control: with a bias and only length 1, {C + a - b = 0} forces C = 0 (false: a family remains)."""
+    C, a, b = sp.symbols("C a b")
+    sol = sp.solve([C + a - b], [C, a], dict=True)
+    return sol[0].get(C, C)
+
+
+THEOREM = Theorem(
+    id="AM24.T1",
+    title="Deep sets with an injective bias-free readout generalize; A psi = B phi",
+    paper=PaperRef("Ahuja & Mansouri 2024 (arXiv 2402.04875v1)", "Sec. 3 / App. A.2, Theorem 1",
+                   "(10)-(22), remarks", "ahuja2024provable"),
+    statement=sp.Implies(Eq(sp.Function("R")(Symbol("T")), 0),
+                         Eq(sp.Function("h")(Symbol("t")), sp.Function("f")(Symbol("t")))),
+    params=ParamSpace((
+        param_T(3), param_activation(), param_supervision(),
+        Param("n", int, 2, "token dimension", min=1, max=4),
+        Param("m", int, 2, "output dimension", min=1, max=4),
+        Param("learned_dim", int, 2, "output dimension k~ of the learned psi", min=1, max=6),
+        Param("readout_bias", bool, False, "readout sigma(A . + a) with a bias"),
+        Param("support", str, "cut", "training support (catalog 12.1)", choices=SUPPORTS),
+        Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
+        Param("test_scale", float, 1.0, "test tokens past T drawn from [0, test_scale]^n",
+              min=0.0, max=100.0),
+    )),
+    assumptions=(
+        Assumption("A1.injective", "the readout activation is injective (sigmoid)",
+                   lambda p: p["activation"] != "relu", {"activation": "relu"}),
+        Assumption("A1.bias-free", "the readout is a bias-free perceptron sigma(A .)",
+                   lambda p: not p["readout_bias"], {"readout_bias": True}),
+        Assumption("H0.realizable", "f is in the learner's class (k~ large enough for B phi)",
+                   lambda p: p["learned_dim"] >= min(2, p["m"]), {"learned_dim": 1}),
+        Assumption("H1.token-support", "supp(X_j) = [0,1]^n at every position, also beyond T",
+                   lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0}),
+        Assumption("ALL", "labels at every length 1..T (objective eq. 1)",
+                   lambda p: p["supervision"] == "ALL", {"supervision": "ONLY"}),
+    ),
+    setup=Setup(
+        learned=lambda p: DeepSets(p["n"], p["learned_dim"], p["m"], 3, p["readout_bias"]),
+        true=lambda p: DeepSets(p["n"], 2, p["m"], 3, p["readout_bias"]),
+        true_params=true_params,
+        support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"], p["test_scale"]),
+        learned_symbols={"A": A}, true_symbols={"A": B}, token_symbols=(psi, phi),
+    ),
+    groups=(GroupElement(M, "GL", equations=((psi, M * phi, "tokens"),)),),
+    claims=(
+        Generalization("length generalization", kind="length", source="Theorem 1"),
+        Generalization("compositional generalization", kind="compositional", source="Theorem 1"),
+        Relation("A psi = B phi on [0,1]^n", "identification", "eq. (21)", A * psi, B * phi,
+                 over="tokens"),
+        Relation("psi = A^-1 B phi (as printed)", "identification", "remark after Thm 1",
+                 psi, A.inv() * B * phi, over="tokens"),
+        Relation("psi = M phi, M linear (linear representation identification)", "identification",
+                 "remark after Thm 1", psi, M * phi, over="tokens"),
+        Relation("control: psi = phi (wrong group: identity)", "control", "deliberately false",
+                 psi, phi, over="tokens"),
+        SymbolicStep("S1 sigma strictly increasing", "proof-step", "(12)",
+                     "sigma' = sigma (1 - sigma) > 0 => sigma injective", sigmoid_monotone),
+        SymbolicStep("S2 derivative of the pooled sum", "proof-step", "(13)-(14)",
+                     "d/dx_r A sum_j psi(x_j) = A psi'(x_r)", derivative_of_sum),
+        SymbolicStep("S3 integration constant vanishes", "proof-step", "(19)-(20)",
+                     "T C = 0 => C = 0", constant_vanishes),
+        SymbolicStep("S5 substitution at every length", "proof-step", "(22)",
+                     "A psi = B phi => A sum_{j<=t} psi = B sum_{j<=t} phi for symbolic t",
+                     substitution_any_length),
+        SymbolicStep("S6 bias variant needs two lengths", "proof-step", "catalog T1.5 S6",
+                     "{C + a - b = 0, 2C + a - b = 0} => C = 0, a = b", bias_two_lengths),
+        SymbolicStep("control: one length fixes C under a bias", "control", "deliberately false",
+                     "{C + a - b = 0} => C = 0", bias_one_length_control),
+    ),
+    expect={
+        "length generalization": Verdict.CONFIRMED,
+        "compositional generalization": Verdict.CONFIRMED,
+        "A psi = B phi on [0,1]^n": Verdict.CERTIFIED,
+        "psi = A^-1 B phi (as printed)": Verdict.CERTIFIED,
+        "psi = M phi, M linear (linear representation identification)": Verdict.CERTIFIED,
+        "control: psi = phi (wrong group: identity)": Verdict.REFUTED,
+        "S1 sigma strictly increasing": Verdict.CERTIFIED,
+        "S2 derivative of the pooled sum": Verdict.CERTIFIED,
+        "S3 integration constant vanishes": Verdict.CERTIFIED,
+        "S5 substitution at every length": Verdict.CERTIFIED,
+        "S6 bias variant needs two lengths": Verdict.CERTIFIED,
+        "control: one length fixes C under a bias": Verdict.REFUTED,
+    },
+)
