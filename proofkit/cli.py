@@ -198,6 +198,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"proofkit: bad input: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into head & co.
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

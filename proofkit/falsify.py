@@ -38,13 +38,16 @@ class FalsifyResult:
     certified: bool = False
     how: str = ""
     elapsed_s: float = 0.0
+    seed: int = 0
+    dps: int = 60
     details: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.theorem, "verdict": str(self.verdict), "found": self.found,
                 "dropped": self.dropped, "params": self.params, "effort": self.effort,
                 "record": self.record_path, "certified": self.certified, "how": self.how,
-                "elapsed_s": round(self.elapsed_s, 3), "details": self.details}
+                "seed": self.seed, "dps": self.dps, "elapsed_s": round(self.elapsed_s, 3),
+                "details": self.details}
 
 
 def max_gap(problem: Problem, theta: np.ndarray, seqs: Sequence[np.ndarray]) -> mp.mpf:
@@ -104,10 +107,12 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
         changes.update(theorem.assumption(aid).drop)
     changes.update(overrides or {})
     params = theorem.params.resolve(changes)
+    defaults = theorem.params.defaults()
+    overrides = {k: v for k, v in params.items() if v != defaults[k]}
     dropped = sorted(set(drops) | set(theorem.violated(params)))
-    base = dict(theorem=theorem.id, params=params, dropped=dropped)
+    base = dict(theorem=theorem.id, params=params, dropped=dropped, seed=seed, dps=dps)
     if theorem.falsifier is not None:
-        return _custom(theorem, params, dropped, seed, out_dir, t0)
+        return _custom(theorem, params, overrides, dropped, seed, out_dir, t0)
     rng = np.random.default_rng(seed + 7)
     tried_fits, tried_steps, converged = 0, 0, 0
     with mp.workdps(dps):
@@ -141,8 +146,8 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
         theta, strategy = found
         theta = problem.learned.canonicalize(theta, problem.true_theta(MP), MP)
         X, gap, kind = shrink_witness(problem, theta)
-        rec, certified, how = _model_record(theorem, problem, params, dropped, theta, X, gap, kind,
-                                            strategy, dps, seed)
+        rec, certified, how = _model_record(theorem, problem, params, overrides, dropped, theta, X,
+                                            gap, kind, strategy, dps, seed)
     path = record.write(rec, out_dir) if out_dir is not None else None
     return FalsifyResult(found=True, verdict=Verdict.REFUTED, effort=effort,
                          record_path=str(path) if path else None, record=rec, certified=certified,
@@ -169,14 +174,14 @@ def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int) 
     return False, f"{train_txt}; test gap ball lower bound {mp.nstr(gap, 3)}"
 
 
-def _model_record(theorem: Theorem, problem: Problem, params: dict[str, Any], dropped: list[str],
-                  theta: np.ndarray, X: np.ndarray, gap: mp.mpf, kind: str, strategy: str,
+def _model_record(theorem: Theorem, problem: Problem, params: dict[str, Any],
+                  overrides: dict[str, Any], dropped: list[str], theta: np.ndarray, X: np.ndarray, gap: mp.mpf, kind: str, strategy: str,
                   dps: int, seed: int) -> tuple[dict[str, Any], bool, str]:
     certified, how = certify_model(problem, theta, X, dps)
     train_res = mp_abs_max(problem.residual(theta, MP))
     rec = record.finalize({
         "kind": "model", "theorem": theorem.id, "claim": f"{kind} generalization",
-        "params": params, "dropped": dropped,
+        "params": params, "overrides": overrides, "dropped": dropped,
         "learned_params": [mp_str(v, dps) for v in theta],
         "true_params": [str(v) for v in problem.theta_true],
         "witness": [[repr(float(v)) for v in row] for row in X],
@@ -188,17 +193,17 @@ def _model_record(theorem: Theorem, problem: Problem, params: dict[str, Any], dr
     return rec, certified, how
 
 
-def _custom(theorem: Theorem, params: dict[str, Any], dropped: list[str], seed: int,
-            out_dir: Path | None, t0: float) -> FalsifyResult:
+def _custom(theorem: Theorem, params: dict[str, Any], overrides: dict[str, Any],
+            dropped: list[str], seed: int, out_dir: Path | None, t0: float) -> FalsifyResult:
     """Theorems with their own search (e.g. Lemma 1's structured function family)."""
     outcome = theorem.falsifier.search(params)
     base = dict(theorem=theorem.id, params=params, dropped=dropped, effort=outcome.effort,
-                how=outcome.how, elapsed_s=time.perf_counter() - t0)
+                how=outcome.how, elapsed_s=time.perf_counter() - t0, seed=seed)
     if not outcome.found:
         return FalsifyResult(found=False, verdict=Verdict.CONFIRMED, **base)
     rec = record.finalize({
         "kind": "witness", "theorem": theorem.id, "claim": outcome.claim, "params": params,
-        "dropped": dropped, "witness": outcome.witness, "seed": seed, "search": outcome.effort,
+        "overrides": overrides, "dropped": dropped, "witness": outcome.witness, "seed": seed, "search": outcome.effort,
         "certificate": {"certified": outcome.certified, "how": outcome.how},
     })
     path = record.write(rec, out_dir) if out_dir is not None else None

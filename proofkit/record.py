@@ -19,14 +19,14 @@ from .errors import InputError
 FORMAT = "proofkit-counterexample/1"
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 MODEL_FIELDS = {
-    "format": str, "kind": str, "theorem": str, "claim": str, "params": dict, "dropped": list,
-    "learned_params": list, "true_params": list, "witness": list, "witness_length": int,
+    "format": str, "kind": str, "theorem": str, "claim": str, "params": dict, "overrides": dict,
+    "dropped": list, "learned_params": list, "true_params": list, "witness": list, "witness_length": int,
     "train_residual": str, "test_discrepancy": str, "dps": int, "seed": int, "search": str,
     "certificate": dict, "proofkit_version": str, "sha256": str,
 }
 WITNESS_FIELDS = {
-    "format": str, "kind": str, "theorem": str, "claim": str, "params": dict, "dropped": list,
-    "witness": dict, "seed": int, "search": str, "certificate": dict, "proofkit_version": str,
+    "format": str, "kind": str, "theorem": str, "claim": str, "params": dict, "overrides": dict,
+    "dropped": list, "witness": dict, "seed": int, "search": str, "certificate": dict, "proofkit_version": str,
     "sha256": str,
 }
 
@@ -47,12 +47,13 @@ def finalize(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def slug(text: str) -> str:
+    text = text.replace(">=", "ge").replace("<=", "le")
     return re.sub(r"[^A-Za-z0-9.=-]+", "_", text).strip("_")
 
 
 def filename(record: dict[str, Any]) -> str:
     variant = "+".join(record["dropped"]) or "none"
-    sets = ",".join(f"{k}={v}" for k, v in sorted(record.get("overrides", {}).items()))
+    sets = ",".join(f"{k}={v}" for k, v in sorted(record["overrides"].items()))
     parts = [record["theorem"], "drop-" + variant] + ([sets] if sets else []) + [f"seed{record['seed']}"]
     return slug("__".join(parts)) + ".json"
 

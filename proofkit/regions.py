@@ -10,6 +10,7 @@ cover [0, 1], which sympy decides with exact algebraic comparisons.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,6 +24,19 @@ from .errors import InputError
 
 Point = tuple[sp.Expr, sp.Expr]
 EXACT = "an exact real number (int, Fraction, decimal string such as '3/2', or exact sympy number)"
+RATIONAL_TEXT = re.compile(r"[+-]?(\d+/\d+|\d+(\.\d*)?|\.\d+)", re.ASCII)
+
+
+def parse_rational(text: str, field: str) -> sp.Rational:
+    """'3/2', '-0.25', '7' as an exact rational via fractions.Fraction (never evaluated); no
+    exponents and at most 64 characters, so a crafted string cannot ask for a huge power of 10."""
+    text = text.strip()
+    if len(text) > 64 or not RATIONAL_TEXT.fullmatch(text):
+        raise InputError(field, "a rational such as '3/2' or '-0.25'", text)
+    try:
+        return sp.Rational(Fraction(text))
+    except ZeroDivisionError:
+        raise InputError(field, "a rational with a non-zero denominator", text) from None
 
 
 def exact(value: Any, field: str) -> sp.Expr:
@@ -32,10 +46,7 @@ def exact(value: Any, field: str) -> sp.Expr:
     if isinstance(value, (int, Fraction)):
         return sp.Rational(value)
     if isinstance(value, str):
-        try:
-            return sp.Rational(Fraction(value.strip()))
-        except (ValueError, ZeroDivisionError):
-            raise InputError(field, EXACT, value) from None
+        return parse_rational(value, field)
     if isinstance(value, sp.Expr) and value.is_number and not value.has(sp.Float):
         if value.is_Rational or (value.is_real and value.is_algebraic):
             return value
@@ -94,10 +105,8 @@ class Box:
         return is_true(sp.And(self.x0 <= x, x <= self.x1, self.y0 <= y, y <= self.y1))
 
     def probe_points(self) -> list[Point]:
-        """Corners, edge midpoints and centre."""
-        c = self.corners()
-        edges = zip(c, c[1:] + c[:1], strict=True)
-        return c + [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in edges] + [self.center()]
+        """Corners and centre."""
+        return self.corners() + [self.center()]
 
     def hit_interval(self, seg: Segment) -> tuple[sp.Expr, sp.Expr] | None:
         """Parameters t in [0, 1] with seg(t) in the box (a closed interval), or None."""
@@ -181,7 +190,7 @@ class Segment:
     def __post_init__(self) -> None:
         object.__setattr__(self, "p", exact_point(self.p, "Segment.p"))
         object.__setattr__(self, "q", exact_point(self.q, "Segment.q"))
-        if self.p == self.q:
+        if all(exact_order(a, b) == 0 for a, b in zip(self.p, self.q, strict=True)):
             raise InputError("Segment", "two distinct end points", (self.p, self.q))
 
     @property
@@ -317,6 +326,6 @@ NAMED: dict[str, Callable[[], Region]] = {
 
 def named(name: str, field: str = "region") -> Region:
     """The region built by the named constructor ``name``."""
-    if name not in NAMED:
+    if not isinstance(name, str) or name not in NAMED:
         raise InputError(field, "one of " + ", ".join(NAMED), name)
     return NAMED[name]()

@@ -4,32 +4,38 @@ gradient somewhere on X, so that f and g := f + d agree on X while their gradien
 The family: d(x) = c (nu.(x - a)) max(u.(x - a), 0)^p with nu = (-u_y, u_x), p in {2, 3} (so d is
 C1), c in {1, 1/2, 2}. Anchors a: both ends of every part of a segment sticking out of the
 full-dimensional pieces (u pointing along it), and rational boundary points of every disc or box
-(u the outward normal). Everything is decided exactly with sympy rationals:
+(u the outward normal). Everything is decided exactly (sympy rationals; surds only where a
+segment leaves a disc, and anchors are moved to rationals):
 
 * d = 0 on a disc or box iff the piece lies in the half-plane H = {u.(x - a) <= 0} (a piece poking
   out of H has interior points with u.(x - a) > 0 off the line nu.(x - a) = 0);
 * d = 0 on a segment iff it lies in H or on that line;
 * if d = 0 on X and X lies in H, grad d = 0 on X (p >= 2); otherwise some segment lies on the line
   and leaves H, and grad d = c nu max(u.(x - a), 0)^p != 0 at a rational point of it.
+
+found=False is a statement about this family only: a segment attached to F at both ends (a bridge
+between two boxes) needs a two-sided bump, which the family does not contain.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import sympy as sp
 
 from .errors import InputError
-from .regions import Box, Disc, Point, Region, Segment, is_true, named
+from .regions import Box, Disc, Point, Region, Segment, is_true, named, parse_rational
 
 X, Y = sp.symbols("x y", real=True)
-A1, A2, U1, U2, C = sp.symbols("a1 a2 u1 u2 c", real=True)
+A1, A2, U1, U2 = sp.symbols("a1 a2 u1 u2", real=True)
 POWERS = (2, 3)
 SCALES = (sp.Integer(1), sp.Rational(1, 2), sp.Integer(2))
+
+
+CLAIM = "Lemma 1 gradient transfer: grad f = grad g on X"
 
 
 @dataclass(frozen=True)
@@ -41,18 +47,42 @@ class TransferOutcome:
     witness: dict[str, str] | None
     how: str
 
+    @property
+    def certified(self) -> bool:
+        """Every decision is exact (sympy rationals), so a found witness is certified."""
+        return self.found
+
+    @property
+    def claim(self) -> str:
+        """The claim a found witness refutes (named in counterexample records)."""
+        return CLAIM
+
 
 def hinge_expr(p: int) -> sp.Expr:
-    """The family member in symbols: c (nu.(x - a)) max(u.(x - a), 0)^p, nu = (-u2, u1)."""
+    """The member with c = 1 in symbols: (nu.(x - a)) max(u.(x - a), 0)^p, nu = (-u2, u1)."""
     s = U1 * (X - A1) + U2 * (Y - A2)
-    return C * (-U2 * (X - A1) + U1 * (Y - A2)) * sp.Piecewise((s**p, s > 0), (0, True))
+    return (-U2 * (X - A1) + U1 * (Y - A2)) * sp.Piecewise((s**p, s > 0), (0, True))
 
 
-@lru_cache(maxsize=None)
+@cache
 def hinge_gradient(p: int) -> tuple[sp.Expr, sp.Expr]:
     """grad d by sympy diff of the Piecewise, once per p (exact at the kink u.(x - a) = 0)."""
     d = hinge_expr(p)
     return sp.diff(d, X), sp.diff(d, Y)
+
+
+@cache
+def unit_gradient(anchor: Point, direction: Point, p: int) -> tuple[sp.Expr, sp.Expr]:
+    """grad d (c = 1) in x, y: the generic gradient with this anchor and direction put in."""
+    values = {A1: anchor[0], A2: anchor[1], U1: direction[0], U2: direction[1]}
+    gx, gy = hinge_gradient(p)
+    return gx.xreplace(values), gy.xreplace(values)
+
+
+@cache
+def unit_gradient_at(anchor: Point, direction: Point, p: int, pt: Point) -> tuple[sp.Expr, ...]:
+    """Exact grad d (c = 1) at the point pt (cached: the c variants share it)."""
+    return tuple(g.xreplace({X: pt[0], Y: pt[1]}) for g in unit_gradient(anchor, direction, p))
 
 
 @dataclass(frozen=True)
@@ -77,12 +107,9 @@ class Hinge:
         """nu.(pt - a): d vanishes on the line where this is 0."""
         return self.normal[0] * (pt[0] - self.anchor[0]) + self.normal[1] * (pt[1] - self.anchor[1])
 
-    def gradient_at(self, pt: Point) -> tuple[sp.Expr, sp.Expr]:
-        """Exact grad d at pt: the generic sympy gradient with this member's numbers put in."""
-        values = {A1: self.anchor[0], A2: self.anchor[1], U1: self.direction[0],
-                  U2: self.direction[1], C: self.c, X: pt[0], Y: pt[1]}
-        gx, gy = hinge_gradient(self.p)
-        return gx.xreplace(values), gy.xreplace(values)
+    def gradient_at(self, pt: Point) -> tuple[sp.Expr, ...]:
+        """Exact grad d at pt; d is linear in c, so it is c times the c = 1 gradient."""
+        return tuple(self.c * g for g in unit_gradient_at(self.anchor, self.direction, self.p, pt))
 
     def formula(self) -> str:
         """Human-readable formula for reports (never parsed back)."""
@@ -132,10 +159,12 @@ def _family(anchors: list[tuple[Point, Point]]) -> list[Hinge]:
     return [Hinge(a, u, p, c) for a, u in anchors for p in POWERS for c in SCALES]
 
 
-def segment_anchors(region: Region) -> list[tuple[Point, Point]]:
-    """(a, u) at both ends of every excess part of a segment, u pointing into that part."""
+def segment_anchors(region: Region, excess: list[tuple[int, sp.Expr, sp.Expr]]
+                    ) -> list[tuple[Point, Point]]:
+    """(a, u) at both ends of every excess part (``region.excess_intervals()``) of a segment, u
+    pointing into that part; an irrational end is moved to a nearby rational point inside."""
     out = []
-    for k, t0, t1 in region.excess_intervals():
+    for k, t0, t1 in excess:
         seg = region.pieces[k]
         u = _scaled(seg.w)
         out.append((seg.at(_rational_near(t0, t1)), u))
@@ -178,18 +207,19 @@ def vanishes_on(piece: Box | Disc | Segment, h: Hinge) -> bool:
 
 def segment_witness(seg: Segment, h: Hinge) -> Point:
     """A rational point of a segment on the line and not in H, with u.(x - a) > 0."""
-    sp_, sq = h.along(seg.p), h.along(seg.q)
-    if is_true(sp_ > 0) and is_true(sq > 0):
+    s_p, s_q = h.along(seg.p), h.along(seg.q)
+    if is_true(s_p > 0) and is_true(s_q > 0):
         return seg.at(sp.Rational(1, 2))
-    zero = sp_ / (sp_ - sq)
-    return seg.at((zero + (1 if is_true(sq > 0) else 0)) / 2)
+    zero = s_p / (s_p - s_q)
+    return seg.at((zero + (1 if is_true(s_q > 0) else 0)) / 2)
 
 
 def probe_points(region: Region, h: Hinge) -> list[Point]:
     """Anchor, probe points of every piece, and a witness on every segment that leaves H."""
     pts = [h.anchor] + [pt for piece in region.pieces for pt in piece.probe_points()]
-    return pts + [segment_witness(s, h) for s in region.pieces
-                  if isinstance(s, Segment) and not in_halfplane(s, h)]
+    pts += [segment_witness(s, h) for s in region.pieces
+            if isinstance(s, Segment) and not in_halfplane(s, h)]
+    return list(dict.fromkeys(pts))
 
 
 def judge(region: Region, h: Hinge) -> tuple[str, Point | None, tuple[sp.Expr, sp.Expr] | None]:
@@ -220,11 +250,12 @@ HOW_EMPTY = ("exact (sympy rationals): every candidate is non-zero on some piece
              "evaluated grad d = 0 at the anchor and at the probe points of every piece")
 
 
-def search(region: Region) -> TransferOutcome:
+def search_region(region: Region) -> TransferOutcome:
     """Try the hinge family on ``region`` in a fixed order; stop at the first witness."""
     _check_rational(region)
-    seg, bnd = _family(segment_anchors(region)), _family(boundary_anchors(region))
-    seg_pieces = sorted({k for k, _, _ in region.excess_intervals()})
+    excess = region.excess_intervals()
+    seg, bnd = _family(segment_anchors(region, excess)), _family(boundary_anchors(region))
+    seg_pieces = sorted({k for k, _, _ in excess})
     bnd_pieces = [k for k, p in enumerate(region.pieces) if p.dim == 2]
     family = (f"hinge candidates tried (p in {POWERS}, c in (1, 1/2, 2)): {len(seg)} on excess "
               f"segments of pieces {seg_pieces}, {len(bnd)} at boundary points of pieces "
@@ -244,7 +275,7 @@ def search(region: Region) -> TransferOutcome:
 
 def falsify(params: Mapping[str, Any]) -> TransferOutcome:
     """The theorem's falsifier: the search on the named region ``params['region']``."""
-    return search(named(params.get("region", ""), "parameter region"))
+    return search_region(named(params.get("region", ""), "parameter region"))
 
 
 def _field(witness: Mapping[str, str], key: str) -> str:
@@ -255,18 +286,11 @@ def _field(witness: Mapping[str, str], key: str) -> str:
     return witness[key]
 
 
-def _parse_rational(text: str, key: str) -> sp.Rational:
-    try:
-        return sp.Rational(Fraction(text.strip()))
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"witness.{key}", "a rational such as '3/2'", text) from None
-
-
 def _parse_pair(witness: Mapping[str, str], key: str) -> Point:
     parts = _field(witness, key).split(",")
     if len(parts) != 2:
         raise InputError(f"witness.{key}", "two rationals 'x,y'", witness[key])
-    return _parse_rational(parts[0], key), _parse_rational(parts[1], key)
+    return parse_rational(parts[0], f"witness.{key}"), parse_rational(parts[1], f"witness.{key}")
 
 
 def _parse_hinge(witness: Mapping[str, str]) -> Hinge:
@@ -274,9 +298,9 @@ def _parse_hinge(witness: Mapping[str, str]) -> Hinge:
     if direction == (0, 0):
         raise InputError("witness.direction", "a non-zero vector", witness["direction"])
     text = _field(witness, "p").strip()
-    if not (text.isascii() and text.isdigit() and 2 <= int(text) <= 9):
+    if text not in tuple("23456789"):
         raise InputError("witness.p", "an integer 2..9 (d must be C1)", text)
-    c = _parse_rational(_field(witness, "c"), "c")
+    c = parse_rational(_field(witness, "c"), "witness.c")
     if c == 0:
         raise InputError("witness.c", "a non-zero rational", witness["c"])
     h = Hinge(anchor, direction, int(text), c)
@@ -301,3 +325,21 @@ def replay(witness: Mapping[str, str]) -> TransferOutcome:
     if all(g == 0 for g in grad):
         return TransferOutcome(False, effort, None, f"exact: grad d = 0 at ({_pair(pt)})")
     return TransferOutcome(True, effort, _witness(region, h, pt, grad), _how_found(pt, grad))
+
+
+@dataclass(frozen=True)
+class Lemma1Falsifier:
+    """What AM24.L1's ``falsifier`` holds: called like :func:`falsify`, with the ``search`` and
+    ``replay`` methods that the falsify and replay engines call."""
+
+    def __call__(self, params: Mapping[str, Any]) -> TransferOutcome:
+        return falsify(params)
+
+    def search(self, params: Mapping[str, Any]) -> TransferOutcome:
+        return falsify(params)
+
+    def replay(self, witness: Mapping[str, str]) -> TransferOutcome:
+        return replay(witness)
+
+
+FALSIFIER = Lemma1Falsifier()
