@@ -19,10 +19,18 @@ import sympy as sp
 from . import certify
 from .backend import MP, mp_abs_max
 from .fit import FitResult, fit
-from .identify import Env, Undefined, evaluate, find_erratum, project, relation_residual, solve_linear
+from .identify import (
+    Env,
+    Undefined,
+    evaluate,
+    find_erratum,
+    project,
+    relation_residual,
+    solve_linear,
+)
 from .localid import LocalId, local_identifiability
 from .problem import Problem, build_problem
-from .spec import Claim, Generalization, GroupElement, Relation, SymbolicStep, Theorem
+from .spec import Claim, Generalization, Relation, SymbolicStep, Theorem
 from .support import corner_sequences, test_lengths
 from .symbolic import describe, is_zero
 from .verdict import ClaimResult, Erratum, TheoremResult, Verdict, combine

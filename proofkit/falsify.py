@@ -175,7 +175,8 @@ def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int) 
 
 
 def _model_record(theorem: Theorem, problem: Problem, params: dict[str, Any],
-                  overrides: dict[str, Any], dropped: list[str], theta: np.ndarray, X: np.ndarray, gap: mp.mpf, kind: str, strategy: str,
+                  overrides: dict[str, Any], dropped: list[str], theta: np.ndarray, X: np.ndarray,
+                  gap: mp.mpf, kind: str, strategy: str,
                   dps: int, seed: int) -> tuple[dict[str, Any], bool, str]:
     certified, how = certify_model(problem, theta, X, dps)
     train_res = mp_abs_max(problem.residual(theta, MP))
@@ -203,7 +204,8 @@ def _custom(theorem: Theorem, params: dict[str, Any], overrides: dict[str, Any],
         return FalsifyResult(found=False, verdict=Verdict.CONFIRMED, **base)
     rec = record.finalize({
         "kind": "witness", "theorem": theorem.id, "claim": outcome.claim, "params": params,
-        "overrides": overrides, "dropped": dropped, "witness": outcome.witness, "seed": seed, "search": outcome.effort,
+        "overrides": overrides, "dropped": dropped, "witness": outcome.witness, "seed": seed,
+        "search": outcome.effort,
         "certificate": {"certified": outcome.certified, "how": outcome.how},
     })
     path = record.write(rec, out_dir) if out_dir is not None else None

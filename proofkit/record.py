@@ -26,8 +26,8 @@ MODEL_FIELDS = {
 }
 WITNESS_FIELDS = {
     "format": str, "kind": str, "theorem": str, "claim": str, "params": dict, "overrides": dict,
-    "dropped": list, "witness": dict, "seed": int, "search": str, "certificate": dict, "proofkit_version": str,
-    "sha256": str,
+    "dropped": list, "witness": dict, "seed": int, "search": str, "certificate": dict,
+    "proofkit_version": str, "sha256": str,
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from .errors import InputError
@@ -25,7 +25,7 @@ def theorems_dir() -> Path:
     return beside if beside.is_dir() else Path.cwd() / "theorems"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_all(root: str | None = None) -> dict[str, Theorem]:
     """Every THEOREM defined under the theorems directory, keyed and sorted by id."""
     base = Path(root) if root else theorems_dir()

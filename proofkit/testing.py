@@ -45,5 +45,6 @@ def summary_lines() -> list[str]:
                      f"{len(r.errata)} errata)")
     for f in _FALSIFY.values():
         lines.append(f"falsify {f.theorem:8s} drop [{', '.join(f.dropped) or 'none'}] {f.verdict}"
-                     f"{' certified' if f.certified else ''} (seed {f.seed}, dps {f.dps}, {f.elapsed_s:.1f}s)")
+                     f"{' certified' if f.certified else ''} "
+                     f"(seed {f.seed}, dps {f.dps}, {f.elapsed_s:.1f}s)")
     return lines

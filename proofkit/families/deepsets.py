@@ -9,7 +9,8 @@ from .base import Family
 
 
 class DeepSets(Family):
-    """``psi(x) = W2 tanh(W1 x + b1) + b2`` (k outputs, `width` hidden units); logit ``A sum_j psi(x_j) + a``."""
+    """``psi(x) = W2 tanh(W1 x + b1) + b2`` (k outputs, ``width`` hidden units);
+    logit ``A sum_j psi(x_j) (+ a)``."""
 
     name = "deep_sets"
 

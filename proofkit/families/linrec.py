@@ -23,7 +23,8 @@ def _inv(M: np.ndarray, ops: Ops) -> np.ndarray:
 
 
 class LinearRecurrence(Family):
-    """``s_t = Lam s_{t-1} + B x_t`` (s_0 = 0), logit ``A s_t``. Parameters A (m x k), Lam (k x k), B (k x n)."""
+    """``s_t = Lam s_{t-1} + B x_t`` (s_0 = 0), logit ``A s_t``.
+    Parameters A (m x k), Lam (k x k), B (k x n)."""
 
     name = "linear_recurrence"
 
@@ -79,7 +80,8 @@ class LinearRecurrence(Family):
         return out
 
     def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
-        """Similarity gauge: with C = A_h^+ A_ref (square case), map (A, Lam, B) -> (AC, C^-1 Lam C, C^-1 B)."""
+        """Similarity gauge: with C = A_h^-1 A_ref (square case),
+        map (A, Lam, B) -> (AC, C^-1 Lam C, C^-1 B)."""
         if self.k != self.m:
             return theta
         p, q = self.unpack(theta), self.unpack(reference)

@@ -9,7 +9,14 @@ from proofkit.families import LinearRecurrence
 from proofkit.instances import seeded_matrix, spectral_shrink, with_rank_drop
 from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
 from proofkit.spec import (
-    Assumption, Generalization, GroupElement, PaperRef, Relation, Setup, SymbolicStep, Theorem,
+    Assumption,
+    Generalization,
+    GroupElement,
+    PaperRef,
+    Relation,
+    Setup,
+    SymbolicStep,
+    Theorem,
 )
 from proofkit.support import SUPPORTS, Support
 from proofkit.verdict import Verdict
