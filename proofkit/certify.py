@@ -76,6 +76,33 @@ def markov_sup_bound(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_f: np.nd
         return max(upper(v) for v in total)
 
 
+def linear_range_upper(fam: Family, theta: np.ndarray, length: int, lo: np.ndarray, hi: np.ndarray,
+                       dps: int) -> mp.mpf | None:
+    """Ball upper bound of max over t <= length and over tokens in the box [lo, hi] of every logit of a
+    family linear in its inputs (exact range of a linear function on a box: each coordinate at an end).
+    None when the family is not linear in its inputs."""
+    if not hasattr(fam, "markov"):
+        return None
+    with arb_precision(dps):
+        Ms = fam.markov(to_arb(theta), length, ARB)
+        ends = [(flint.arb(repr(float(a))), flint.arb(repr(float(b)))) for a, b in zip(lo, hi)]
+        partial = [flint.arb(0)] * fam.m
+        best = None
+        for M in Ms:
+            for r in range(fam.m):
+                for c, (a, b) in enumerate(ends):
+                    partial[r] = partial[r] + (M[r, c] * a).max(M[r, c] * b)
+            top = max(upper_signed(v) for v in partial)
+            best = top if best is None else max(best, top)
+        return best
+
+
+def upper_signed(x: flint.arb) -> mp.mpf:
+    """An mpf >= x (signed upper end of the ball, rounded outward)."""
+    u = mp.mpf((x.mid() + x.rad()).str(30, radius=False))
+    return u + abs(u) * mp.mpf("1e-10")
+
+
 def exact_markov_equal(fam_h: Family, th_h: list[str], fam_f: Family, th_f: list[str],
                        length: int) -> list[bool] | None:
     """Exact (rational) comparison of Markov parameters j = 0..length-1; None if not applicable."""
@@ -90,9 +117,14 @@ def exact_markov_equal(fam_h: Family, th_h: list[str], fam_f: Family, th_f: list
 
 
 def logit_gap_lower(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_f: np.ndarray,
-                    X: np.ndarray, dps: int) -> mp.mpf:
-    """Ball lower bound of max |logit_h - logit_f| over the given sequences."""
+                    X: np.ndarray, dps: int, activation: str | None = None) -> mp.mpf:
+    """Ball lower bound of max |h - f| over the given sequences: logits, or outputs of ``activation``
+    (for a non-injective readout, where equal outputs need not mean equal logits)."""
+    from .activation import apply
+
     with arb_precision(dps):
         Xa = ARB.asarray(X)
-        d = fam_h.logits(to_arb(th_h), Xa, ARB) - fam_f.logits(to_arb(th_f), Xa, ARB)
-        return max(lower(v) for v in np.ravel(d))
+        zh, zf = fam_h.logits(to_arb(th_h), Xa, ARB), fam_f.logits(to_arb(th_f), Xa, ARB)
+        if activation is not None:
+            zh, zf = apply(activation, zh, ARB), apply(activation, zf, ARB)
+        return max(lower(v) for v in np.ravel(zh - zf))

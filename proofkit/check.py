@@ -186,15 +186,13 @@ def decide_generalization(claim: Generalization, fitted: Fitted,
     worst, count = mp.mpf(0), 0
     with mp.workdps(dps):
         for X in seqs:
-            Xm = MP.asarray(X)
-            zh = p.learned.logits(fitted.theta, Xm, MP)
-            zf = p.true.logits(p.true_theta(MP), Xm, MP)
+            zh, zf = p.compare(fitted.theta, X)
             scale = max(mp.mpf(1), mp_abs_max(zf))
             worst = max(worst, mp_abs_max(zh - zf) / scale)
             count += X.shape[0]
     longest = max(X.shape[1] for X in seqs)
     where = (f"{count} sequences, lengths {seqs[0].shape[1]}..{longest}, {dps} digits, "
-             f"logits compared")
+             f"{'logits' if p.injective else 'outputs'} compared")
     if worst >= REFUTE_GAP:
         return Verdict.REFUTED, mp.nstr(worst, 3), f"max relative logit gap {mp.nstr(worst, 3)} ({where})"
     if worst > tol:
@@ -202,6 +200,7 @@ def decide_generalization(claim: Generalization, fitted: Fitted,
     lo, hi = p.support.token_box()
     bound = certify.markov_sup_bound(p.learned, fitted.theta, p.true, p.true_theta(MP), longest,
                                      np.maximum(np.abs(lo), np.abs(hi)), dps)
+    # every readout here is 1-Lipschitz, so the logit bound also bounds the outputs
     if bound is not None and bound <= tol:
         return (Verdict.CERTIFIED, mp.nstr(worst, 3),
                 f"ball bound {mp.nstr(bound, 3)} on sup|logit_h - logit_f| over every sequence of "

@@ -15,8 +15,9 @@ from typing import Any
 import mpmath as mp
 import numpy as np
 
+from . import activation as act
 from . import certify, record
-from .backend import MP, mp_abs_max, mp_str
+from .backend import FLOAT64, MP, mp_abs_max, mp_str
 from .check import REFUTE_GAP, Fitted, local_id, test_sequences, zero_tol
 from .fit import fit, polish
 from .problem import Problem, build_problem
@@ -51,12 +52,11 @@ class FalsifyResult:
 
 
 def max_gap(problem: Problem, theta: np.ndarray, seqs: Sequence[np.ndarray]) -> mp.mpf:
-    """Largest relative logit gap |h - f| / max(1, |f|) over the given sequence batches."""
+    """Largest relative gap |h - f| / max(1, |f|) over the given sequence batches: logits for an
+    injective readout, outputs otherwise."""
     worst = mp.mpf(0)
     for X in seqs:
-        Xm = MP.asarray(X)
-        zh = problem.learned.logits(theta, Xm, MP)
-        zf = problem.true.logits(problem.true_theta(MP), Xm, MP)
+        zh, zf = problem.compare(theta, X)
         worst = max(worst, mp_abs_max(zh - zf) / max(mp.mpf(1), mp_abs_max(zf)))
     return worst
 
@@ -78,6 +78,46 @@ def continuation(fitted: Fitted, rng: np.random.Generator, seqs: Sequence[np.nda
             th, res, _ = polish(p, np.array([float(x) for x in start]), fitted.dps, tol)
             if res <= tol and max_gap(p, th, seqs) >= REFUTE_GAP:
                 return th, tries
+    return None, tries
+
+
+def adversarial(problem: Problem, starts: Sequence[np.ndarray], seqs: Sequence[np.ndarray], dps: int,
+                tol: mp.mpf, weight: float = 0.1) -> tuple[np.ndarray | None, int]:
+    """Penalty fits: keep the training residual at zero while pulling one test output (a corner sequence
+    one step past T) away from the truth; then polish on the training residual alone at dps digits."""
+    from scipy.optimize import least_squares
+
+    tries = 0
+    L = problem.T + 1
+    for X in corner_sequences(problem.support, L)[1:]:
+        Xb = X[None]
+        yf = problem.true_logits(Xb, FLOAT64)[0]
+        yf = yf if problem.injective else act.apply(problem.activation, yf, FLOAT64)
+        for r in range(problem.learned.m):
+            for sign in (1.0, -1.0):
+                target = yf[r] + sign
+
+                def res(th: np.ndarray, r: int = r, target: float = target) -> np.ndarray:
+                    z = problem.learned.logits(th, Xb, FLOAT64)[0, r]
+                    out = z if problem.injective else act.apply(problem.activation, z, FLOAT64)
+                    return np.append(problem.residual(th, FLOAT64), weight * (out - target))
+
+                def jac(th: np.ndarray, r: int = r) -> np.ndarray:
+                    J = problem.learned.jacobian(th, Xb, FLOAT64)[0, r]
+                    if not problem.injective:
+                        z = problem.learned.logits(th, Xb, FLOAT64)[0, r]
+                        J = J * act.derivative(problem.activation, np.asarray(z), FLOAT64)
+                    return np.vstack([problem.residual_jacobian(th, FLOAT64), weight * J])
+
+                for start in starts:
+                    tries += 1
+                    sol = least_squares(res, np.asarray(start, dtype=float), jac=jac, method="lm",
+                                        x_scale=1.0, max_nfev=400)
+                    if np.max(np.abs(problem.residual(sol.x, FLOAT64))) > 1e-6:
+                        continue
+                    th, rmax, _ = polish(problem, sol.x, dps, tol)
+                    if rmax <= tol and max_gap(problem, th, seqs) >= REFUTE_GAP:
+                        return th, tries
     return None, tries
 
 
@@ -118,13 +158,14 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
     with mp.workdps(dps):
         problem = build_problem(theorem, params, seed=seed, dps=dps)
         seqs = test_sequences(problem, "length", rng) + test_sequences(problem, "compositional", rng)
-        found = None
+        found, exact_fits = None, []
         for k in range(restarts):
             tried_fits += 1
             fr = fit(problem, dps=dps, seed=seed + 1000 * k)
             if not fr.converged:
                 continue
             converged += 1
+            exact_fits.append(fr.theta)
             fitted = Fitted(problem, fr, dps, seed)
             if max_gap(problem, fr.theta, seqs) >= REFUTE_GAP:
                 found = (fr.theta, "a fit from seeded restart that differs on test")
@@ -134,12 +175,20 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
             if th is not None:
                 found = (th, "null-space continuation from an exact fit")
                 break
+        tried_adv = 0
+        if found is None:
+            starts = [np.array([float(v) for v in t]) for t in exact_fits[:1]]
+            starts += [problem.learned.init(np.random.default_rng(seed + 77 + i)) for i in range(2)]
+            th, tried_adv = adversarial(problem, starts, seqs, dps, fr.tol)
+            if th is not None:
+                found = (th, "penalty fit pulling a test output away under the training constraint")
         effort = (f"{tried_fits} seeded fits ({converged} reached the {mp.nstr(fr.tol, 2)} training "
-                  f"threshold), {tried_steps} continuation steps, {sum(len(s) for s in seqs)} test "
-                  f"sequences up to length {max(s.shape[1] for s in seqs)}, {dps} digits")
+                  f"threshold), {tried_steps} continuation steps, {tried_adv} penalty fits, "
+                  f"{sum(len(s) for s in seqs)} test sequences up to length "
+                  f"{max(s.shape[1] for s in seqs)}, {dps} digits")
         if found is None:
             verdict = Verdict.CONFIRMED if converged else Verdict.INCONCLUSIVE
-            how = ("no counterexample found" if converged else
+            how = ("no counterexample found (searched and empty)" if converged else
                    f"inconclusive: no fit reached zero training risk ({fr.reason})")
             return FalsifyResult(found=False, verdict=verdict, effort=effort, how=how,
                                  elapsed_s=time.perf_counter() - t0, **base)
@@ -162,12 +211,21 @@ def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int) 
     bound = certify.markov_sup_bound(problem.learned, theta, problem.true, problem.true_theta(MP),
                                      problem.T, np.maximum(np.abs(lo), np.abs(hi)), dps)
     gap = certify.logit_gap_lower(problem.learned, theta, problem.true, problem.true_theta(MP),
-                                  X[None], dps)
+                                  X[None], dps, None if problem.injective else problem.activation)
     train_ok = bound is not None and bound <= tol
+    train_how = f"ball bound {mp.nstr(bound, 3)} on |h - f|" if train_ok else ""
+    if not train_ok and problem.activation == "relu":
+        # ReLU: both models output 0 on the whole training support if both logits are <= 0 there
+        uh = certify.linear_range_upper(problem.learned, theta, problem.T, lo, hi, dps)
+        uf = certify.linear_range_upper(problem.true, problem.true_theta(MP), problem.T, lo, hi, dps)
+        if uh is not None and uf is not None and uh <= 0 and uf <= 0:
+            train_ok = True
+            train_how = (f"ball bounds max logit_h <= {mp.nstr(uh, 3)}, max logit_f <= {mp.nstr(uf, 3)}, "
+                         f"so both ReLU outputs are 0,")
     test_ok = gap > 0
     if train_ok and test_ok:
-        return True, (f"certified: ball bound {mp.nstr(bound, 3)} on |h - f| over the whole training "
-                      f"support (lengths <= {problem.T}), test gap >= {mp.nstr(gap, 3)}")
+        return True, (f"certified: {train_how} over the whole training support box "
+                      f"(lengths <= {problem.T}); test gap >= {mp.nstr(gap, 3)}")
     n = problem.n_per_length * len(problem.lengths)
     train_txt = (f"training match confirmed at {n} samples"
                  + ("" if bound is None else f" (support ball bound {mp.nstr(bound, 3)} too loose)"))

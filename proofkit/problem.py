@@ -35,7 +35,9 @@ class Problem:
 
     def __post_init__(self) -> None:
         rng = np.random.default_rng(self.seed)
-        self.train_X = [self.support.sample(rng, self.n_per_length, t) for t in self.lengths]
+        self.train_X = [np.concatenate([self.support.vertices(t),
+                                        self.support.sample(rng, self.n_per_length, t)])
+                        for t in self.lengths]
         self._mp_cache: dict[int, list[np.ndarray]] = {}
 
     @property
@@ -60,6 +62,16 @@ class Problem:
     def _target(self, X: np.ndarray, ops: Ops) -> np.ndarray:
         z = self.true_logits(X, ops)
         return z if self.injective else act.apply(self.activation, z, ops)
+
+    def compare(self, theta: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(h, f) at high precision on sequences X: logits when the readout is injective (catalog 0.6),
+        outputs otherwise (equal outputs with different non-positive ReLU logits are not a gap)."""
+        Xm = MP.asarray(X)
+        zh = self.learned.logits(theta, Xm, MP)
+        zf = self.true.logits(self.true_theta(MP), Xm, MP)
+        if not self.injective:
+            zh, zf = act.apply(self.activation, zh, MP), act.apply(self.activation, zf, MP)
+        return zh, zf
 
     def residual(self, theta: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         """Training residual, in logit space when the activation is injective, else in output space."""

@@ -63,6 +63,23 @@ class Support:
             out = np.concatenate([out, cand[keep]])
         return out[:N, :t, :]
 
+    def vertices(self, t: int, limit: int = 64) -> np.ndarray:
+        """Every vertex sequence of the length-t support box (for box supports with at most ``limit``
+        vertices; empty otherwise). Fitting a model at the vertices pins down its extremes: a function
+        linear in the inputs that is <= 0 at every vertex is <= 0 on the whole box."""
+        lo, hi = self.token_box()
+        free = [i for i in range(self.n) if hi[i] > lo[i]]
+        if self.kind == "cut" or 2 ** (len(free) * t) > limit:
+            return np.zeros((0, t, self.n))
+        out = []
+        for bits in range(2 ** (len(free) * t)):
+            seq = np.tile(lo, (t, 1)).astype(float)
+            for b in range(len(free) * t):
+                if bits >> b & 1:
+                    seq[b // len(free), free[b % len(free)]] = hi[free[b % len(free)]]
+            out.append(seq)
+        return np.array(out)
+
     def is_product(self) -> bool:
         return self.kind != "cut" or self.c >= self.n * self.T
 

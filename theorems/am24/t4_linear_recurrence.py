@@ -29,13 +29,16 @@ A, L, B = MatrixSymbol("A", n, n), MatrixSymbol("L", n, n), MatrixSymbol("B", n,
 C = MatrixSymbol("C", n, n)
 ht, h = MatrixSymbol("ht", n, 1), MatrixSymbol("h", n, 1)
 
-# INST-SSM-1 (catalog section 7.3)
+# INST-SSM-1 (catalog section 7.3); NONPOSITIVE: the true model of catalog CE-T4-relu (A = -I, B = I,
+# Lam = I/2), whose logits are <= 0 on [0,1]^n, where a ReLU readout is not injective
 INST = {"A": [[1.5, -0.7], [0.4, 1.2]], "Lam": [[0.6, -0.3], [0.2, 0.5]], "B": [[1.0, 0.5], [-0.3, 0.8]]}
 
 
 def true_params(p):
     size = p["n"]
-    if size == 2:
+    if p["true_instance"] == "nonpositive":
+        mats = {"A": -np.eye(size), "Lam": np.eye(size) / 2, "B": np.eye(size)}
+    elif size == 2:
         mats = {k: np.array(v) for k, v in INST.items()}
     else:
         mats = {"A": seeded_matrix(10 + size, (size, size), 1.5),
@@ -99,12 +102,17 @@ THEOREM = Theorem(
         Param("true_A", str, "invertible", "true readout", choices=("invertible", "singular")),
         Param("true_Lam", str, "invertible", "true transition", choices=("invertible", "singular")),
         Param("true_B", str, "invertible", "true input map", choices=("invertible", "singular")),
+        Param("true_instance", str, "INST-SSM-1", "true model: catalog INST-SSM-1 (seeded for n != 2) "
+              "or nonpositive (A = -I, B = I, Lam = I/2)", choices=("INST-SSM-1", "nonpositive")),
         Param("support", str, "iid", "training support (catalog 12.1)", choices=SUPPORTS),
         Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
     )),
     assumptions=(
         Assumption("A5.injective", "the readout activation is injective (sigmoid)",
-                   lambda p: p["activation"] != "relu", {"activation": "relu"}),
+                   lambda p: p["activation"] != "relu",
+                   {"activation": "relu", "true_instance": "nonpositive"},
+                   note="on INST-SSM-1 the logits are positive on the support, so ReLU is injective "
+                        "where the data reach; the drop uses a true model with non-positive logits"),
         Assumption("A5.square", "learned state dimension equals n (k~ = k = m = n)",
                    lambda p: p["learned_dim"] == p["n"], {"learned_dim": 3}),
         Assumption("A5.A-invertible", "the true readout A is invertible",
