@@ -97,12 +97,13 @@ def adversarial(problem: Problem, starts: Sequence[np.ndarray], seqs: Sequence[n
             for sign in (1.0, -1.0):
                 target = yf[r] + sign
 
-                def res(th: np.ndarray, r: int = r, target: float = target) -> np.ndarray:
+                def res(th: np.ndarray, r: int = r, target: float = target,
+                        Xb: np.ndarray = Xb) -> np.ndarray:
                     z = problem.learned.logits(th, Xb, FLOAT64)[0, r]
                     out = z if problem.injective else act.apply(problem.activation, z, FLOAT64)
                     return np.append(problem.residual(th, FLOAT64), weight * (out - target))
 
-                def jac(th: np.ndarray, r: int = r) -> np.ndarray:
+                def jac(th: np.ndarray, r: int = r, Xb: np.ndarray = Xb) -> np.ndarray:
                     J = problem.learned.jacobian(th, Xb, FLOAT64)[0, r]
                     if not problem.injective:
                         z = problem.learned.logits(th, Xb, FLOAT64)[0, r]
