@@ -173,7 +173,7 @@ def test_sequences(p: Problem, kind: str, rng: np.random.Generator) -> list[np.n
     for L in lengths:
         N = 6 if L <= 100 else 2
         if kind == "compositional":
-            N = 4 * p.n_per_length // max(1, p.T)
+            N = 2 * p.n_per_length // max(1, p.T)
         out.append(np.concatenate([p.support.tokens(rng, (N, L), beyond=kind == "length"),
                                    corner_sequences(p.support, L)]))
     return out

@@ -145,7 +145,16 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
     t0 = time.perf_counter()
     changes: dict[str, Any] = {}
     for aid in drops:
-        changes.update(theorem.assumption(aid).drop)
+        assumption = theorem.assumption(aid)
+        if not assumption.drop:
+            return FalsifyResult(
+                theorem=theorem.id, params=theorem.params.resolve(overrides), dropped=[aid],
+                found=False, verdict=Verdict.INCONCLUSIVE, seed=seed, dps=dps,
+                effort="no search: this theorem's parameters cannot express the dropped assumption",
+                how=f"inconclusive: dropping {aid} is not searchable here"
+                    + (f" ({assumption.note})" if assumption.note else ""),
+                elapsed_s=time.perf_counter() - t0)
+        changes.update(assumption.drop)
     changes.update(overrides or {})
     params = theorem.params.resolve(changes)
     defaults = theorem.params.defaults()

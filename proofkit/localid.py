@@ -59,14 +59,65 @@ def gram(J: np.ndarray, dps: int) -> mp.matrix:
                                for j in range(P)] for i in range(P)])
 
 
+def small_block_eig(G: mp.matrix, split: float = 1e-8) -> tuple[list[mp.mpf], list[mp.mpf], mp.matrix]:
+    """Eigenvalues of a symmetric PSD G: float64 eigh separates the large ones (reported to float64
+    accuracy) from the small ones, which are the eigenvalues of the Schur complement
+    S = G22 - G21 G11^-1 G12 in float64's eigenbasis, computed at full precision. Exact null vectors of
+    G are exact null vectors of S, so a true zero stays ~10^-(2 dps). Returns (large, small, vectors of
+    the small ones in the original coordinates)."""
+    P = G.rows
+    Gf = np.array([[float(G[i, j]) for j in range(P)] for i in range(P)])
+    w, V0 = np.linalg.eigh(Gf)
+    top = max(float(w[-1]), 0.0) or 1.0
+    small = [i for i in range(P) if w[i] < split * top]
+    large = [i for i in range(P) if i not in small]
+    if not small:
+        return [mp.mpf(float(w[i])) for i in large], [], mp.matrix(P, 0)
+    V = mp.matrix(V0.tolist())
+    Gp = V.T * G * V
+    s, g = len(small), len(large)
+    G11 = mp.matrix(g, g)
+    G12 = mp.matrix(g, s)
+    G22 = mp.matrix(s, s)
+    for a, i in enumerate(large):
+        for b, j in enumerate(large):
+            G11[a, b] = Gp[i, j]
+        for b, j in enumerate(small):
+            G12[a, b] = Gp[i, j]
+    for a, i in enumerate(small):
+        for b, j in enumerate(small):
+            G22[a, b] = Gp[i, j]
+    X = mp.matrix(g, s)
+    for c in range(s if g else 0):  # mpmath caches the LU factors of G11 between columns
+        col = mp.lu_solve(G11, G12[:, c])
+        for a in range(g):
+            X[a, c] = col[a]
+    S = G22 - G12.T * X if g else G22
+    evals, W = mp.eigsy(S)
+    full = mp.matrix(P, s)  # v = V [-G11^-1 G12 w; w]
+    for c in range(s):
+        coords = mp.matrix(P, 1)
+        top_part = -(X * W[:, c]) if g else mp.matrix(0, 1)
+        for a, i in enumerate(large):
+            coords[i] = top_part[a]
+        for a, i in enumerate(small):
+            coords[i] = W[a, c]
+        v = V * coords
+        v = v / mp.norm(v)
+        for r in range(P):
+            full[r, c] = v[r]
+    return [mp.mpf(float(w[i])) for i in large], [evals[c] for c in range(s)], full
+
+
 def spectrum(J: np.ndarray, dps: int, G: mp.matrix | None = None) -> Spectrum:
     """Singular values of J (object array of mpf, R x P) via the eigenvalues of J^T J at 2*dps."""
     P = J.shape[1]
     G = gram(J, dps) if G is None else G
     with mp.workdps(2 * dps):
-        evals, evecs = mp.eigsy(G)
-        order = sorted(range(P), key=lambda i: -evals[i])
-        sv = [mp.sqrt(max(evals[i], 0)) for i in order]
+        large, small, vecs = small_block_eig(G)
+        pairs = [(v, None) for v in large] + [(small[c], c) for c in range(len(small))]
+        pairs.sort(key=lambda p: -p[0])
+        sv = [mp.sqrt(max(v, 0)) for v, _ in pairs]
         smax = sv[0] if sv and sv[0] > 0 else mp.mpf(1)
         cut = threshold(dps) * smax
         rank = sum(1 for s in sv if s > cut)
@@ -74,9 +125,11 @@ def spectrum(J: np.ndarray, dps: int, G: mp.matrix | None = None) -> Spectrum:
         null = None
         if rank < P:
             null = mp.matrix(P, P - rank)
-            for c, i in enumerate(order[rank:]):
+            for c, (_, idx) in enumerate(pairs[rank:]):
+                if idx is None:  # a large eigenvalue below the cut cannot happen (split << cut)
+                    raise AssertionError("rank cut above the float64 split")
                 for r in range(P):
-                    null[r, c] = evecs[r, i]
+                    null[r, c] = vecs[r, idx]
     return Spectrum(sv, rank, gap, null)
 
 

@@ -112,6 +112,10 @@ THEOREM = Theorem(
                    lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0}),
         Assumption("ALL", "labels at every length 1..T (objective eq. 1)",
                    lambda p: p["supervision"] == "ALL", {"supervision": "ONLY"}),
+        Assumption("A2", "supp(X_{<=i}) is regular closed for every i <= T",
+                   note="every sampler here (iid, cut cube, subspace) is regular closed, and under "
+                        "ALL(T) the proof does not use A2; the catalog's CE-T1-antidiag needs an "
+                        "antidiagonal ONLY(2) support not implemented yet"),
     ),
     setup=Setup(
         learned=lambda p: DeepSets(p["n"], p["learned_dim"], p["m"], 3, p["readout_bias"]),
