@@ -19,7 +19,7 @@ from . import activation as act
 from . import certify, record
 from .backend import FLOAT64, MP, mp_abs_max, mp_str
 from .check import REFUTE_GAP, Fitted, local_id, test_sequences, zero_tol
-from .fit import fit, polish
+from .fit import fit, lm64, polish
 from .problem import Problem, build_problem
 from .spec import Theorem
 from .support import corner_sequences, test_lengths
@@ -49,6 +49,9 @@ class FalsifyResult:
                 "record": self.record_path, "certified": self.certified, "how": self.how,
                 "seed": self.seed, "dps": self.dps, "elapsed_s": round(self.elapsed_s, 3),
                 "details": self.details}
+
+
+STRONG_GAP = mp.mpf("1e-3")  # a gap this large ends the search; smaller ones keep it going
 
 
 def max_gap(problem: Problem, theta: np.ndarray, seqs: Sequence[np.ndarray]) -> mp.mpf:
@@ -85,8 +88,6 @@ def adversarial(problem: Problem, starts: Sequence[np.ndarray], seqs: Sequence[n
                 tol: mp.mpf, weight: float = 0.1) -> tuple[np.ndarray | None, int]:
     """Penalty fits: keep the training residual at zero while pulling one test output (a corner sequence
     one step past T) away from the truth; then polish on the training residual alone at dps digits."""
-    from scipy.optimize import least_squares
-
     tries = 0
     L = problem.T + 1
     for X in corner_sequences(problem.support, L)[1:]:
@@ -112,18 +113,19 @@ def adversarial(problem: Problem, starts: Sequence[np.ndarray], seqs: Sequence[n
 
                 for start in starts:
                     tries += 1
-                    sol = least_squares(res, np.asarray(start, dtype=float), jac=jac, method="lm",
-                                        x_scale=1.0, max_nfev=400)
-                    if np.max(np.abs(problem.residual(sol.x, FLOAT64))) > 1e-6:
+                    x, _ = lm64(res, jac, np.asarray(start, dtype=float))
+                    if np.max(np.abs(problem.residual(x, FLOAT64))) > 1e-6:
                         continue
-                    th, rmax, _ = polish(problem, sol.x, dps, tol)
+                    th, rmax, _ = polish(problem, x, dps, tol)
                     if rmax <= tol and max_gap(problem, th, seqs) >= REFUTE_GAP:
                         return th, tries
     return None, tries
 
 
-def shrink_witness(problem: Problem, theta: np.ndarray) -> tuple[np.ndarray, mp.mpf, str]:
-    """Shortest distinguishing length, then the simplest sequence there (corners before random)."""
+def shrink_witness(problem: Problem, theta: np.ndarray,
+                   seqs: Sequence[np.ndarray]) -> tuple[np.ndarray, mp.mpf, str]:
+    """Shortest distinguishing length, then the simplest sequence there (corners before random);
+    failing that, the test sequence with the largest gap."""
     rng = np.random.default_rng(12345)
     lengths = sorted(set(range(problem.T + 1, 2 * problem.T + 3)) | set(test_lengths(problem.T)))
     kinds = [("compositional", t) for t in range(1, problem.T + 1)] + [("length", t) for t in lengths]
@@ -135,7 +137,14 @@ def shrink_witness(problem: Problem, theta: np.ndarray) -> tuple[np.ndarray, mp.
             gap = max_gap(problem, theta, [X[None]])
             if gap >= REFUTE_GAP * 1000:
                 return X, gap, kind
-    return np.zeros((0, 0)), mp.mpf(0), "none"
+    best = (mp.mpf(0), None)
+    for batch in seqs:
+        for X in batch:
+            gap = max_gap(problem, theta, [X[None]])
+            if gap > best[0]:
+                best = (gap, X)
+    kind = "length" if best[1].shape[0] > problem.T else "compositional"
+    return best[1], best[0], kind
 
 
 def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str, Any] | None = None,
@@ -168,7 +177,12 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
     with mp.workdps(dps):
         problem = build_problem(theorem, params, seed=seed, dps=dps)
         seqs = test_sequences(problem, "length", rng) + test_sequences(problem, "compositional", rng)
-        found, exact_fits = None, []
+        candidates: list[tuple[mp.mpf, np.ndarray, str]] = []  # (test gap, theta, strategy)
+
+        def strong() -> bool:
+            return any(c[0] >= STRONG_GAP for c in candidates)
+
+        exact_fits = []
         for k in range(restarts):
             tried_fits += 1
             fr = fit(problem, dps=dps, seed=seed + 1000 * k)
@@ -176,22 +190,29 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
                 continue
             converged += 1
             exact_fits.append(fr.theta)
-            fitted = Fitted(problem, fr, dps, seed)
-            if max_gap(problem, fr.theta, seqs) >= REFUTE_GAP:
-                found = (fr.theta, "a fit from seeded restart that differs on test")
-                break
-            th, n = continuation(fitted, rng, seqs)
-            tried_steps += n
-            if th is not None:
-                found = (th, "null-space continuation from an exact fit")
+            gap = max_gap(problem, fr.theta, seqs)
+            if gap >= REFUTE_GAP:
+                candidates.append((gap, fr.theta, "a fit from a seeded restart that differs on test"))
+            else:
+                th, n = continuation(Fitted(problem, fr, dps, seed), rng, seqs)
+                tried_steps += n
+                if th is not None:
+                    candidates.append((max_gap(problem, th, seqs), th,
+                                       "null-space continuation from an exact fit"))
+            if strong():
                 break
         tried_adv = 0
-        if found is None:
+        if not strong():
             starts = [np.array([float(v) for v in t]) for t in exact_fits[:1]]
             starts += [problem.learned.init(np.random.default_rng(seed + 77 + i)) for i in range(2)]
             th, tried_adv = adversarial(problem, starts, seqs, dps, fr.tol)
             if th is not None:
-                found = (th, "penalty fit pulling a test output away under the training constraint")
+                candidates.append((max_gap(problem, th, seqs), th, "penalty fit pulling a test "
+                                   "output away under the training constraint"))
+        found = None
+        if candidates:
+            best = max(candidates, key=lambda c: c[0])
+            found = (best[1], best[2])
         effort = (f"{tried_fits} seeded fits ({converged} reached the {mp.nstr(fr.tol, 2)} training "
                   f"threshold), {tried_steps} continuation steps, {tried_adv} penalty fits, "
                   f"{sum(len(s) for s in seqs)} test sequences up to length "
@@ -204,7 +225,7 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
                                  elapsed_s=time.perf_counter() - t0, **base)
         theta, strategy = found
         theta = problem.learned.canonicalize(theta, problem.true_theta(MP), MP)
-        X, gap, kind = shrink_witness(problem, theta)
+        X, gap, kind = shrink_witness(problem, theta, seqs)
         rec, certified, how = _model_record(theorem, problem, params, overrides, dropped, theta, X,
                                             gap, kind, strategy, dps, seed)
     path = record.write(rec, out_dir) if out_dir is not None else None
@@ -228,10 +249,11 @@ def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int) 
         # ReLU: both models output 0 on the whole training support if both logits are <= 0 there
         uh = certify.linear_range_upper(problem.learned, theta, problem.T, lo, hi, dps)
         uf = certify.linear_range_upper(problem.true, problem.true_theta(MP), problem.T, lo, hi, dps)
-        if uh is not None and uf is not None and uh <= 0 and uf <= 0:
+        if uh is not None and uf is not None and max(uh, 0) + max(uf, 0) <= tol:
+            # ReLU outputs lie in [0, max(u, 0)], so |relu(h) - relu(f)| <= max(uh, 0) + max(uf, 0)
             train_ok = True
             train_how = (f"ball bounds max logit_h <= {mp.nstr(uh, 3)}, max logit_f <= {mp.nstr(uf, 3)}, "
-                         f"so both ReLU outputs are 0,")
+                         f"so |relu(h) - relu(f)| <= {mp.nstr(max(uh, 0) + max(uf, 0), 3)}")
     test_ok = gap > 0
     if train_ok and test_ok:
         return True, (f"certified: {train_how} over the whole training support box "

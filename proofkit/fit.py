@@ -4,11 +4,11 @@ seeded restarts, then mpmath Levenberg-Marquardt polish at ``dps`` digits to ``t
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import mpmath as mp
 import numpy as np
-from scipy.optimize import least_squares
 
 from .backend import FLOAT64, MP, mp_abs_max
 from .problem import Problem
@@ -34,16 +34,53 @@ def default_tol(dps: int) -> mp.mpf:
     return mp.mpf(10) ** (-(3 * dps) // 4)
 
 
-def warm_start(problem: Problem, theta0: np.ndarray, max_nfev: int = 400) -> tuple[np.ndarray, float]:
-    """float64 Levenberg-Marquardt with the analytic Jacobian (x_scale=1: see catalog 12.3)."""
-    res = least_squares(
-        lambda th: problem.residual(th, FLOAT64),
-        theta0,
-        jac=lambda th: problem.residual_jacobian(th, FLOAT64),
-        method="lm", x_scale=1.0, max_nfev=max_nfev, xtol=1e-15, ftol=1e-15, gtol=1e-15,
-    )
-    r = float(np.max(np.abs(res.fun))) if res.fun.size else 0.0
-    return res.x, r
+def lm64(fun: Callable[[np.ndarray], np.ndarray], jac: Callable[[np.ndarray], np.ndarray],
+         x0: np.ndarray, max_iter: int = 200) -> tuple[np.ndarray, np.ndarray]:
+    """float64 Levenberg-Marquardt (Marquardt scaling, unit x-scale). Deterministic bit for bit:
+    scipy's MINPACK ``lm`` returned different points for identical inputs on rank-deficient problems
+    (gauge symmetries), which made counterexample records differ from run to run."""
+    x = np.array(x0, dtype=float)
+    r = fun(x)
+    cost = float(r @ r)
+    J = jac(x)
+    A, g = J.T @ J, J.T @ r
+    D = np.maximum(np.diag(A), 1e-12)  # Marquardt scaling, running maximum as in MINPACK
+    lam, nu = 1e-3 * float(np.max(D)), 2.0
+    for _ in range(max_iter):
+        if cost < 1e-30 or not np.any(g):
+            break
+        try:
+            step = np.linalg.solve(A + lam * np.diag(D), -g)
+        except np.linalg.LinAlgError:
+            step = np.full_like(x, np.nan)
+        xn = x + step
+        rn = fun(xn) if np.all(np.isfinite(step)) else r
+        cn = float(rn @ rn) if np.all(np.isfinite(rn)) else np.inf
+        predicted = -float(step @ (2 * g + A @ step)) if np.all(np.isfinite(step)) else 0.0
+        if np.isfinite(cn) and cn < cost and predicted > 0:  # Nielsen's damping update
+            rho = (cost - cn) / predicted
+            small = np.max(np.abs(step)) <= 1e-15 * (1 + np.max(np.abs(x)))
+            x, r, cost = xn, rn, cn
+            lam *= max(1 / 3, 1 - (2 * rho - 1) ** 3)
+            nu = 2.0
+            if small:
+                break
+            J = jac(x)
+            A, g = J.T @ J, J.T @ r
+            D = np.maximum(D, np.diag(A))
+        else:
+            lam *= nu
+            nu *= 2.0
+            if lam > 1e16 * float(np.max(D)):
+                break
+    return x, r
+
+
+def warm_start(problem: Problem, theta0: np.ndarray, max_iter: int = 200) -> tuple[np.ndarray, float]:
+    """float64 Levenberg-Marquardt on the training residual with the analytic Jacobian."""
+    x, r = lm64(lambda th: problem.residual(th, FLOAT64),
+                lambda th: problem.residual_jacobian(th, FLOAT64), theta0, max_iter)
+    return x, float(np.max(np.abs(r))) if r.size else 0.0
 
 
 def refine(problem: Problem, th: np.ndarray, rmax: mp.mpf, tol: mp.mpf,

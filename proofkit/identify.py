@@ -166,9 +166,15 @@ def project(value: np.ndarray, group: str) -> np.ndarray:
         for i in range(value.shape[0]):
             out[i, i] = value[i, i]
         return out
+    if group not in ("permutation", "signed permutation"):
+        raise ValueError(f"unknown group {group!r}: expected GL, diagonal, permutation, "
+                         "signed permutation")
+    from scipy.optimize import linear_sum_assignment
+
     mags = np.vectorize(lambda v: float(abs(v)))(value)
+    rows, cols = linear_sum_assignment(-mags)  # the support pattern of largest total magnitude
     out = np.full(value.shape, mp.mpf(0), dtype=object)
-    for i, j in enumerate(np.argmax(mags, axis=1)):
+    for i, j in zip(rows, cols):
         sign = 1 if (group == "permutation" or value[i, j] >= 0) else -1
         out[i, j] = mp.mpf(sign)
     return out

@@ -34,7 +34,13 @@ class Param:
         return f"{self.type.__name__} in [{lo}, {hi}]"
 
     def parse(self, text: str) -> Any:
-        """Parse a command-line string; never evaluates it."""
+        """Parse a command-line string; never evaluates it. Errors name ``--set NAME``."""
+        try:
+            return self._parse(text)
+        except InputError as exc:
+            raise InputError(f"--set {self.name}", exc.expected, exc.got) from None
+
+    def _parse(self, text: str) -> Any:
         where = f"--set {self.name}"
         if self.type is bool:
             low = text.strip().lower()
@@ -59,6 +65,8 @@ class Param:
 
     def validate(self, value: Any) -> Any:
         where = f"parameter {self.name}"
+        if self.type is str and not isinstance(value, str):
+            raise InputError(where, self.allowed() if self.choices else "a string", value)
         if self.type is bool and not isinstance(value, bool):
             raise InputError(where, self.allowed(), value)
         if self.type is int and (isinstance(value, bool) or not isinstance(value, int)):

@@ -96,18 +96,21 @@ def load(path: str | Path) -> dict[str, Any]:
         if not isinstance(data[name], typ) or (typ is int and isinstance(data[name], bool)):
             raise InputError(name, f"type {typ.__name__}", type(data[name]).__name__)
     if data["kind"] == "model":
-        if not 15 <= data["dps"] <= 2000:
-            raise InputError("dps", "an integer in [15, 2000]", data["dps"])
+        if not 30 <= data["dps"] <= 500:  # the CLI's --dps range; below 30 the zero threshold is void
+            raise InputError("dps", "an integer in [30, 500]", data["dps"])
         for name in ("learned_params", "true_params"):
             for i, v in enumerate(data[name]):
                 check_decimal(v, f"{name}[{i}]")
         for i, row in enumerate(data["witness"]):
-            if not isinstance(row, list):
-                raise InputError(f"witness[{i}]", "a list of decimal strings", row)
+            if not isinstance(row, list) or len(row) != len(data["witness"][0]):
+                raise InputError(f"witness[{i}]", "a list of decimal strings, as long as witness[0]",
+                                 row)
             for j, v in enumerate(row):
                 check_decimal(v, f"witness[{i}][{j}]")
         check_decimal(data["train_residual"], "train_residual")
         check_decimal(data["test_discrepancy"], "test_discrepancy")
+    if not 0 <= data["seed"] < 2**32:
+        raise InputError("seed", "an integer in [0, 2^32)", data["seed"])
     if digest(data) != data["sha256"]:
         raise InputError("sha256", "the SHA-256 of the record's content (file was modified)",
                          data["sha256"][:16] + "...")

@@ -31,8 +31,14 @@ class ReplayResult:
 
 def replay(path: str | Path) -> ReplayResult:
     rec = record.load(path)
-    thm = registry.get(rec["theorem"])
-    params = thm.params.resolve(rec["params"])
+    try:
+        thm = registry.get(rec["theorem"])
+    except InputError as exc:
+        raise InputError("theorem", exc.expected, exc.got) from None
+    try:
+        params = thm.params.resolve(rec["params"])
+    except InputError as exc:
+        raise InputError("params", exc.expected, exc.got) from None
     if rec["kind"] == "witness":
         if thm.falsifier is None:
             raise InputError("kind", f"'model' for {thm.id} (it has no witness falsifier)", "witness")

@@ -53,7 +53,8 @@ def test_t1_printed_inverse_undefined_for_nonsquare_readout_pinv_holds():
     assert any("pseudo-inverse" in e.note for e in r.errata)
 
 
-@pytest.mark.parametrize("drop", ["T>=2", "A5.square", "A5.A-invertible", "A8"])
+@pytest.mark.parametrize("drop", ["T>=2", "A5.square", "A5.A-invertible", "A5.B-invertible", "A8",
+                                  "A5.injective"])
 def test_t4_dropping_assumption_gives_certified_counterexample(drop, tmp_path):
     f = falsified("AM24.T4", [drop])
     assert f.found and f.verdict == Verdict.REFUTED, f"{drop}: {f.how}; seed {f.seed}"
@@ -84,3 +85,8 @@ def test_stored_counterexamples_replay():
     for path in files:
         res = replay(path)
         assert res.reproduces, f"{path.name}: {res.how}"
+
+
+def test_t1_undroppable_assumption_is_inconclusive_not_searched():
+    f = falsified("AM24.T1", ["A2"])
+    assert f.verdict == Verdict.INCONCLUSIVE and not f.found and "not searchable" in f.how

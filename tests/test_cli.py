@@ -1,0 +1,221 @@
+"""The command line, through ``proofkit.cli.main([...])``: outputs, exit codes, and bad input
+reported as one line on stderr (exit 2, no traceback)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from proofkit import record
+from proofkit.cli import main
+
+THM = "AM24.T4"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    """Exit code, stdout, stderr. argparse usage errors leave main() as SystemExit(2)."""
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_bad_input(code: int, out: str, err: str, *needles: str) -> None:
+    assert code == 2
+    assert "Traceback" not in err and "Traceback" not in out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("proofkit:")
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+
+
+@pytest.fixture(scope="module")
+def falsified(tmp_path_factory):
+    """`falsify AM24.T4 --drop T>=2 --json`, run once (about a second)."""
+    out_dir = tmp_path_factory.mktemp("cli-falsify")
+    buf_out, buf_err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(buf_out), contextlib.redirect_stderr(buf_err):
+        code = main(["falsify", THM, "--drop", "T>=2", "--out", str(out_dir), "--json"])
+    assert buf_err.getvalue() == ""
+    return code, buf_out.getvalue(), out_dir
+
+
+# ----------------------------------------------------------------------------- list / show
+def test_list_json(capsys):
+    code, out, err = run(capsys, "list", "--json")
+    assert code == 0 and err == ""
+    items = json.loads(out)
+    ids = [t["id"] for t in items]
+    assert THM in ids and ids == sorted(ids)
+    assert all({"id", "title", "paper"} <= set(t) for t in items)
+
+
+def test_list_text(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0 and any(line.startswith(THM) for line in out.splitlines())
+
+
+def test_show_text_and_json(capsys):
+    code, out, err = run(capsys, "show", THM)
+    assert code == 0 and err == "" and THM in out and "T>=2" in out
+    code, out, _ = run(capsys, "show", THM, "--json")
+    assert code == 0
+    obj = json.loads(out)
+    assert obj["id"] == THM
+    assert "T>=2" in [a["id"] for a in obj["assumptions"]]
+    params = {p["name"]: p for p in obj["parameters"]}
+    assert params["T"]["default"] == 2 and params["T"]["type"] == "int"
+    names = [c["name"] for c in obj["claims"]]
+    assert "B~ = B C (as printed)" in names
+    assert {c["expected"] for c in obj["claims"]} <= {"certified", "confirmed", "refuted",
+                                                      "inconclusive", ""}
+
+
+# ----------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("argv,needles", [
+    (["show", "AM24.NOPE"], ["theorem id", "AM24.NOPE"]),
+    (["check", "AM24.NOPE"], ["theorem id"]),
+    (["check", THM, "--set", "depth=3"], ["--set", "depth"]),
+    (["check", THM, "--set", "T=abc"], ["T", "abc"]),
+    (["check", THM, "--set", "T=0"], ["T"]),
+    (["check", THM, "--set", "T"], ["--set", "key=value"]),
+    (["check", THM, "--set", "activation=gelu"], ["activation", "gelu"]),
+    (["check", THM, "--set", "cut_frac=nan"], ["cut_frac"]),
+    (["check"], ["check"]),
+    (["check", THM, "--all"], ["check"]),
+    (["falsify", THM, "--drop", "nonexistent"], ["--drop", "nonexistent"]),
+    (["falsify", "AM24.NOPE"], ["theorem id"]),
+    (["check", THM, "--dps", "5"], ["--dps", "5"]),
+    (["check", THM, "--dps", "abc"], ["--dps", "abc"]),
+    (["check", THM, "--dps", "100000"], ["--dps"]),
+    (["check", THM, "--seed", "-1"], ["--seed"]),
+    (["scan", THM, "--param", "depth", "--values", "1,2"], ["depth"]),
+    (["scan", THM, "--param", "T", "--values", "1,x"], ["T", "x"]),
+    (["scan", THM, "--param", "T", "--values", ","], ["--values"]),
+    (["replay", "/nonexistent.json"], ["record", "/nonexistent.json"]),
+    (["frobnicate"], []),
+    ([], []),
+])
+def test_bad_input_exits_2_with_one_line(capsys, tmp_path, argv, needles):
+    code, out, err = run(capsys, *argv)
+    assert_bad_input(code, out, err, *needles)
+    assert not any(tmp_path.iterdir())
+
+
+def test_bad_input_fails_before_any_work(capsys, tmp_path):
+    out_dir = str(tmp_path / "o")
+    code, out, err = run(capsys, "falsify", THM, "--drop", "nonexistent", "--out", out_dir)
+    assert_bad_input(code, out, err, "nonexistent")
+    assert not (tmp_path / "o").exists()
+
+
+# ----------------------------------------------------------------------------- falsify / replay
+def test_falsify_drop_writes_record(falsified):
+    code, out, out_dir = falsified
+    assert code == 1
+    obj = json.loads(out)
+    assert obj["id"] == THM and obj["found"] is True and obj["verdict"] == "refuted"
+    assert obj["dropped"] == ["T>=2"] and obj["params"]["T"] == 1
+    assert obj["certified"] is True
+    path = Path(obj["record"])
+    assert path.parent == out_dir and path.is_file()
+    assert list(out_dir.iterdir()) == [path]
+    rec = record.load(path)
+    assert rec["theorem"] == THM and rec["dropped"] == ["T>=2"]
+
+
+def test_replay_written_record(capsys, falsified):
+    path = json.loads(falsified[1])["record"]
+    code, out, err = run(capsys, "replay", path, "--json")
+    assert code == 0 and err == ""
+    obj = json.loads(out)
+    assert obj == {**obj, "record": path, "reproduces": True, "certified": True}
+    code, out, _ = run(capsys, "replay", path)
+    assert code == 0 and "reproduces" in out and "DOES NOT" not in out
+
+
+def test_replay_tampered_record_exits_2(capsys, tmp_path, falsified):
+    src = Path(json.loads(falsified[1])["record"])
+    data = json.loads(src.read_text())
+    data["learned_params"][2] = "0.5"  # hash left as it was
+    bad = tmp_path / "tampered.json"
+    bad.write_text(record.canonical(data))
+    code, out, err = run(capsys, "replay", str(bad))
+    assert_bad_input(code, out, err, "sha256")
+    bad.write_text(src.read_text()[:100])
+    code, out, err = run(capsys, "replay", str(bad))
+    assert_bad_input(code, out, err, "record", "valid JSON")
+
+
+def test_replay_rehashed_non_reproducing_record_exits_1(capsys, tmp_path, falsified):
+    data = json.loads(Path(json.loads(falsified[1])["record"]).read_text())
+    data["learned_params"][0] = "2.5"  # A[0,0]: no longer fits the training data
+    data["sha256"] = record.digest(data)
+    p = tmp_path / "moved.json"
+    p.write_text(record.canonical(data))
+    code, out, err = run(capsys, "replay", str(p), "--json")
+    assert code == 1 and err == ""
+    assert json.loads(out)["reproduces"] is False
+
+
+def test_replay_negative_seed_record_is_bad_input(capsys, tmp_path, falsified):
+    data = json.loads(Path(json.loads(falsified[1])["record"]).read_text())
+    data["seed"] = -1
+    data["sha256"] = record.digest(data)
+    p = tmp_path / "neg.json"
+    p.write_text(record.canonical(data))
+    try:
+        code, out, err = run(capsys, "replay", str(p))
+    except ValueError as exc:  # escaped main(): the user would see a traceback
+        pytest.fail(f"uncaught {type(exc).__name__}: {exc}")
+    assert_bad_input(code, out, err, "seed")
+
+
+def test_falsify_without_drop_finds_nothing(capsys, tmp_path):
+    out_dir = tmp_path / "none"
+    code, out, err = run(capsys, "falsify", THM, "--json", "--out", str(out_dir))
+    assert code == 0, err
+    obj = json.loads(out)
+    assert obj["found"] is False and obj["record"] is None and obj["dropped"] == []
+    assert obj["verdict"] in ("confirmed", "certified")
+    assert not out_dir.exists() or not any(out_dir.iterdir())
+
+
+# ----------------------------------------------------------------------------- check / scan
+def test_check_json(capsys):
+    code, out, err = run(capsys, "check", THM, "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    keys = ("id", "verdict", "claims", "errata", "dps", "seed", "params", "records", "elapsed_s")
+    for key in keys:
+        assert key in obj, key
+    assert obj["id"] == THM and obj["dps"] == 60 and obj["seed"] == 0
+    assert obj["params"]["T"] == 2 and obj["verdict"] in ("certified", "confirmed")
+    assert isinstance(obj["records"], list) and obj["elapsed_s"] > 0
+    for c in obj["claims"]:
+        assert {"name", "statement", "verdict", "residual"} <= set(c)
+    by_name = {c["name"]: c for c in obj["claims"]}
+    assert by_name["length generalization"]["verdict"] == "certified"
+    assert by_name["B~ = B C (as printed)"]["verdict"] == "refuted"
+    assert by_name["control: Lam~ = Lam (wrong group: identity)"]["verdict"] == "refuted"
+    assert obj["as_expected"] is True
+    for e in obj["errata"]:
+        assert {"printed", "found", "residual"} <= set(e)
+    errata = {(e["printed"], e["found"]) for e in obj["errata"]}
+    assert ("Bt = B*C", "Bt = C*B") in errata
+
+
+def test_scan_T_threshold(capsys):
+    code, out, err = run(capsys, "scan", THM, "--param", "T", "--values", "1,2,3", "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert obj["param"] == "T" and [r["value"] for r in obj["rows"]] == [1, 2, 3]
+    assert [r["all_conclusions_hold"] for r in obj["rows"]] == [False, True, True]
+    assert obj["smallest_value_all_hold"] == 2
