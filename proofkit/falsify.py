@@ -226,17 +226,59 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
         theta, strategy = found
         theta = problem.learned.canonicalize(theta, problem.true_theta(MP), MP)
         X, gap, kind = shrink_witness(problem, theta, seqs)
-        rec, certified, how = _model_record(theorem, problem, params, overrides, dropped, theta, X,
-                                            gap, kind, strategy, dps, seed)
+        simple = simplify_numbers(problem, theta, X, fr.tol)
+        learned = simple if simple is not None else [mp_str(v, dps) for v in theta]
+        if simple is not None:
+            theta = MP.asarray(np.asarray(simple, dtype=object))
+            gap = max_gap(problem, theta, [X[None]])
+        rec, certified, how = _model_record(theorem, problem, params, overrides, dropped, theta,
+                                            learned, X, gap, kind, strategy, dps, seed)
     path = record.write(rec, out_dir) if out_dir is not None else None
     return FalsifyResult(found=True, verdict=Verdict.REFUTED, effort=effort,
                          record_path=str(path) if path else None, record=rec, certified=certified,
                          how=how, elapsed_s=time.perf_counter() - t0, **base)
 
 
-def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int) -> tuple[bool, str]:
-    """Training part: h = f on the whole training support (ball bound via Markov parameters when the
-    family is linear in its inputs) or at the training samples only; test part: ball lower bound > 0."""
+def simplify_numbers(problem: Problem, theta: np.ndarray, X: np.ndarray,
+                     tol: mp.mpf) -> list[str] | None:
+    """Shrink to simple numbers: the fewest significant digits (1..12) at which the rounded model still
+    fits training to tol and still differs at X. None when only full precision works."""
+    for digits in (1, 2, 3, 4, 6, 8, 12):
+        strs = ["0.0" if abs(v) <= tol else mp.nstr(v, digits) for v in theta]
+        cand = MP.asarray(np.asarray(strs, dtype=object))
+        if mp_abs_max(problem.residual(cand, MP)) <= tol and max_gap(problem, cand, [X[None]]) >= REFUTE_GAP:
+            return strs
+    return None
+
+
+def certify_exact(problem: Problem, learned: Sequence[str], X: np.ndarray) -> tuple[bool, str]:
+    """Exact rational certificate for families linear in the inputs: equal Markov parameters for every
+    j < T make h = f on every sequence of length <= T (so on the whole support), and the gap at X is an
+    exact non-zero rational."""
+    from .backend import SYM
+
+    eq = certify.exact_markov_equal(problem.learned, list(learned), problem.true,
+                                    [str(v) for v in problem.theta_true], problem.T)
+    if not eq or not all(eq) or not problem.injective:
+        return False, ""
+    zh = problem.learned.logits(SYM.asarray(np.asarray(learned, dtype=object)), SYM.asarray(X[None]), SYM)
+    zf = problem.true.logits(SYM.asarray(problem.theta_true), SYM.asarray(X[None]), SYM)
+    gap = max(abs(v) for v in np.ravel(zh - zf))
+    if gap == 0:
+        return False, ""
+    return True, (f"certified exactly (rational arithmetic): Markov parameters equal for j < {problem.T}, "
+                  f"so h = f on every sequence of length <= {problem.T}; logit gap at the witness = {gap}")
+
+
+def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int,
+                  learned: Sequence[str] | None = None) -> tuple[bool, str]:
+    """Training part: h = f on the whole training support (exactly from rational Markov parameters, or
+    by a ball bound when the family is linear in its inputs) or at the training samples only; test
+    part: exact or ball lower bound > 0."""
+    if learned is not None and all(len(s) <= 16 for s in learned):
+        ok, how = certify_exact(problem, learned, X)
+        if ok:
+            return ok, how
     tol = zero_tol(dps)
     lo, hi = problem.support.token_box()
     bound = certify.markov_sup_bound(problem.learned, theta, problem.true, problem.true_theta(MP),
@@ -265,15 +307,15 @@ def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int) 
 
 
 def _model_record(theorem: Theorem, problem: Problem, params: dict[str, Any],
-                  overrides: dict[str, Any], dropped: list[str], theta: np.ndarray, X: np.ndarray,
-                  gap: mp.mpf, kind: str, strategy: str,
+                  overrides: dict[str, Any], dropped: list[str], theta: np.ndarray,
+                  learned: list[str], X: np.ndarray, gap: mp.mpf, kind: str, strategy: str,
                   dps: int, seed: int) -> tuple[dict[str, Any], bool, str]:
-    certified, how = certify_model(problem, theta, X, dps)
+    certified, how = certify_model(problem, theta, X, dps, learned)
     train_res = mp_abs_max(problem.residual(theta, MP))
     rec = record.finalize({
         "kind": "model", "theorem": theorem.id, "claim": f"{kind} generalization",
         "params": params, "overrides": overrides, "dropped": dropped,
-        "learned_params": [mp_str(v, dps) for v in theta],
+        "learned_params": learned,
         "true_params": [str(v) for v in problem.theta_true],
         "witness": [[repr(float(v)) for v in row] for row in X],
         "witness_length": int(X.shape[0]),

@@ -63,7 +63,7 @@ def replay(path: str | Path) -> ReplayResult:
         recorded = mp.mpf(rec["test_discrepancy"])
         ok = (train <= zero_tol(dps) and gap >= REFUTE_GAP
               and abs(gap - recorded) <= mp.mpf(10) ** (-15) * max(1, abs(recorded)))
-        certified, how = certify_model(problem, theta, X, dps)
+        certified, how = certify_model(problem, theta, X, dps, rec["learned_params"])
     status = (f"training residual {mp.nstr(train, 3)}, test discrepancy {mp.nstr(gap, 6)} "
               f"(recorded {mp.nstr(recorded, 6)}) at {dps} digits; {how}")
     return ReplayResult(str(path), ok, certified and ok, status)
