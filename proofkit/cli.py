@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("id")
     s.add_argument("--drop", action="append", default=[], metavar="ASSUMPTION_ID")
     s.add_argument("--out", default="counterexamples", help="folder for records")
+    s.add_argument("--no-shrink", action="store_true", help="keep the given dimensions")
     common(s)
     s = sub.add_parser("scan", help="verdict per parameter value and the threshold")
     s.add_argument("id")
@@ -140,7 +141,8 @@ def cmd_falsify(args: argparse.Namespace) -> int:
     for aid in args.drop:
         thm.assumption(aid)
     overrides = thm.params.parse_sets(args.set)
-    res = falsify(thm, args.drop, overrides, dps=args.dps, seed=args.seed, out_dir=Path(args.out))
+    res = falsify(thm, args.drop, overrides, dps=args.dps, seed=args.seed,
+                  shrink=not args.no_shrink, out_dir=Path(args.out))
     text = (f"{thm.id} dropped [{', '.join(res.dropped) or 'none'}]: {res.verdict}"
             + (f"\n  counterexample: {res.record_path}" if res.found else "")
             + f"\n  {res.how}\n  search effort: {res.effort}\n  seed {args.seed}, dps {args.dps}, "

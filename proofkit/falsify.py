@@ -19,6 +19,7 @@ from . import activation as act
 from . import certify, record
 from .backend import FLOAT64, MP, mp_abs_max, mp_str
 from .check import REFUTE_GAP, Fitted, local_id, test_sequences, zero_tol
+from .errors import InputError
 from .fit import fit, lm64, polish
 from .problem import Problem, build_problem
 from .spec import Theorem
@@ -148,9 +149,10 @@ def shrink_witness(problem: Problem, theta: np.ndarray,
 
 
 def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str, Any] | None = None,
-            *, dps: int = 60, seed: int = 0, restarts: int = 4,
+            *, dps: int = 60, seed: int = 0, restarts: int = 4, shrink: bool = True,
             out_dir: Path | None = None) -> FalsifyResult:
-    """Search for a counterexample under the variant (assumptions dropped and/or parameters set)."""
+    """Search for a counterexample under the variant (assumptions dropped and/or parameters set);
+    ``shrink`` also searches smaller dimensions and keeps the smallest that still fails."""
     t0 = time.perf_counter()
     changes: dict[str, Any] = {}
     for aid in drops:
@@ -172,71 +174,120 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
     base = dict(theorem=theorem.id, params=params, dropped=dropped, seed=seed, dps=dps)
     if theorem.falsifier is not None:
         return _custom(theorem, params, overrides, dropped, seed, out_dir, t0)
-    rng = np.random.default_rng(seed + 7)
-    tried_fits, tried_steps, converged = 0, 0, 0
     with mp.workdps(dps):
-        problem = build_problem(theorem, params, seed=seed, dps=dps)
-        seqs = test_sequences(problem, "length", rng) + test_sequences(problem, "compositional", rng)
-        candidates: list[tuple[mp.mpf, np.ndarray, str]] = []  # (test gap, theta, strategy)
-
-        def strong() -> bool:
-            return any(c[0] >= STRONG_GAP for c in candidates)
-
-        exact_fits = []
-        for k in range(restarts):
-            tried_fits += 1
-            fr = fit(problem, dps=dps, seed=seed + 1000 * k)
-            if not fr.converged:
-                continue
-            converged += 1
-            exact_fits.append(fr.theta)
-            gap = max_gap(problem, fr.theta, seqs)
-            if gap >= REFUTE_GAP:
-                candidates.append((gap, fr.theta, "a fit from a seeded restart that differs on test"))
-            else:
-                th, n = continuation(Fitted(problem, fr, dps, seed), rng, seqs)
-                tried_steps += n
-                if th is not None:
-                    candidates.append((max_gap(problem, th, seqs), th,
-                                       "null-space continuation from an exact fit"))
-            if strong():
-                break
-        tried_adv = 0
-        if not strong():
-            starts = [np.array([float(v) for v in t]) for t in exact_fits[:1]]
-            starts += [problem.learned.init(np.random.default_rng(seed + 77 + i)) for i in range(2)]
-            th, tried_adv = adversarial(problem, starts, seqs, dps, fr.tol)
-            if th is not None:
-                candidates.append((max_gap(problem, th, seqs), th, "penalty fit pulling a test "
-                                   "output away under the training constraint"))
-        found = None
-        if candidates:
-            best = max(candidates, key=lambda c: c[0])
-            found = (best[1], best[2])
-        effort = (f"{tried_fits} seeded fits ({converged} reached the {mp.nstr(fr.tol, 2)} training "
-                  f"threshold), {tried_steps} continuation steps, {tried_adv} penalty fits, "
-                  f"{sum(len(s) for s in seqs)} test sequences up to length "
-                  f"{max(s.shape[1] for s in seqs)}, {dps} digits")
-        if found is None:
-            verdict = Verdict.CONFIRMED if converged else Verdict.INCONCLUSIVE
-            how = ("no counterexample found (searched and empty)" if converged else
-                   f"inconclusive: no fit reached zero training risk ({fr.reason})")
-            return FalsifyResult(found=False, verdict=verdict, effort=effort, how=how,
+        outcome = search(theorem, params, dps=dps, seed=seed, restarts=restarts)
+        if outcome.theta is None:
+            verdict = Verdict.CONFIRMED if outcome.converged else Verdict.INCONCLUSIVE
+            how = ("no counterexample found (searched and empty)" if outcome.converged else
+                   f"inconclusive: no fit reached zero training risk ({outcome.reason})")
+            return FalsifyResult(found=False, verdict=verdict, effort=outcome.effort, how=how,
                                  elapsed_s=time.perf_counter() - t0, **base)
-        theta, strategy = found
-        theta = problem.learned.canonicalize(theta, problem.true_theta(MP), MP)
-        X, gap, kind = shrink_witness(problem, theta, seqs)
-        simple = simplify_numbers(problem, theta, X, fr.tol)
+        tried_dims = ""
+        if shrink:
+            params, outcome, tried_dims = shrink_dimensions(theorem, params, dropped, outcome,
+                                                            dps=dps, seed=seed)
+        overrides = {k: v for k, v in params.items() if v != defaults[k]}
+        base.update(params=params)
+        problem = outcome.problem
+        theta = problem.learned.canonicalize(outcome.theta, problem.true_theta(MP), MP)
+        X, gap, kind = shrink_witness(problem, theta, outcome.seqs)
+        simple = simplify_numbers(problem, theta, X, outcome.tol)
         learned = simple if simple is not None else [mp_str(v, dps) for v in theta]
         if simple is not None:
             theta = MP.asarray(np.asarray(simple, dtype=object))
             gap = max_gap(problem, theta, [X[None]])
         rec, certified, how = _model_record(theorem, problem, params, overrides, dropped, theta,
-                                            learned, X, gap, kind, strategy, dps, seed)
+                                            learned, X, gap, kind, outcome.strategy, dps, seed)
     path = record.write(rec, out_dir) if out_dir is not None else None
+    effort = outcome.effort + (f"; dimensions shrunk: {tried_dims}" if tried_dims else "")
     return FalsifyResult(found=True, verdict=Verdict.REFUTED, effort=effort,
                          record_path=str(path) if path else None, record=rec, certified=certified,
                          how=how, elapsed_s=time.perf_counter() - t0, **base)
+
+
+@dataclass
+class SearchOutcome:
+    problem: Problem
+    seqs: list[np.ndarray]
+    theta: np.ndarray | None  # the counterexample's learned parameters (largest test gap found)
+    strategy: str
+    converged: bool
+    tol: mp.mpf
+    effort: str
+    reason: str = ""
+
+
+def search(theorem: Theorem, params: dict[str, Any], *, dps: int, seed: int,
+           restarts: int) -> SearchOutcome:
+    """Seeded fits, null-space continuation from each exact fit, then penalty fits; the candidate with
+    the largest test gap wins, and a gap >= STRONG_GAP ends the search early."""
+    rng = np.random.default_rng(seed + 7)
+    problem = build_problem(theorem, params, seed=seed, dps=dps)
+    seqs = test_sequences(problem, "length", rng) + test_sequences(problem, "compositional", rng)
+    candidates: list[tuple[mp.mpf, np.ndarray, str]] = []  # (test gap, theta, strategy)
+
+    def strong() -> bool:
+        return any(c[0] >= STRONG_GAP for c in candidates)
+
+    tried_fits, tried_steps, converged, exact_fits = 0, 0, 0, []
+    for k in range(restarts):
+        tried_fits += 1
+        fr = fit(problem, dps=dps, seed=seed + 1000 * k)
+        if not fr.converged:
+            continue
+        converged += 1
+        exact_fits.append(fr.theta)
+        gap = max_gap(problem, fr.theta, seqs)
+        if gap >= REFUTE_GAP:
+            candidates.append((gap, fr.theta, "a fit from a seeded restart that differs on test"))
+        else:
+            th, n = continuation(Fitted(problem, fr, dps, seed), rng, seqs)
+            tried_steps += n
+            if th is not None:
+                candidates.append((max_gap(problem, th, seqs), th,
+                                   "null-space continuation from an exact fit"))
+        if strong():
+            break
+    tried_adv = 0
+    if not strong():
+        starts = [np.array([float(v) for v in t]) for t in exact_fits[:1]]
+        starts += [problem.learned.init(np.random.default_rng(seed + 77 + i)) for i in range(2)]
+        th, tried_adv = adversarial(problem, starts, seqs, dps, fr.tol)
+        if th is not None:
+            candidates.append((max_gap(problem, th, seqs), th, "penalty fit pulling a test "
+                               "output away under the training constraint"))
+    effort = (f"{tried_fits} seeded fits ({converged} reached the {mp.nstr(fr.tol, 2)} training "
+              f"threshold), {tried_steps} continuation steps, {tried_adv} penalty fits, "
+              f"{sum(len(s) for s in seqs)} test sequences up to length "
+              f"{max(s.shape[1] for s in seqs)}, {dps} digits")
+    best = max(candidates, key=lambda c: c[0]) if candidates else (None, None, "")
+    return SearchOutcome(problem, seqs, best[1], best[2], converged > 0, fr.tol, effort, fr.reason)
+
+
+def shrink_dimensions(theorem: Theorem, params: dict[str, Any], dropped: list[str],
+                      outcome: SearchOutcome, *, dps: int,
+                      seed: int) -> tuple[dict[str, Any], SearchOutcome, str]:
+    """Smallest dimensions: each group of dimension parameters the theorem names moves down together
+    (by the same amount, so n = k~ stays n = k~ and k~ = n + 1 stays so); the smallest shift at which
+    exactly the same assumptions are dropped and a counterexample still exists wins."""
+    tried = []
+    for group in theorem.dims:
+        lowest = min(params[d] - int(theorem.params.get(d).min or 1) for d in group)
+        for delta in range(lowest, 0, -1):
+            trial = dict(params, **{d: params[d] - delta for d in group})
+            if sorted(set(theorem.violated(trial)) | set(dropped)) != dropped:
+                continue
+            try:
+                trial = theorem.params.resolve(trial)
+                found = search(theorem, trial, dps=dps, seed=seed, restarts=2)
+            except InputError:
+                continue
+            label = ", ".join(f"{d}={trial[d]}" for d in group)
+            tried.append(f"{label}: {'found' if found.theta is not None else 'none'}")
+            if found.theta is not None:
+                params, outcome = trial, found
+                break
+    return params, outcome, "; ".join(tried)
 
 
 def simplify_numbers(problem: Problem, theta: np.ndarray, X: np.ndarray,

@@ -134,6 +134,8 @@ class Theorem:
     groups: tuple[GroupElement, ...] = ()
     expect: Mapping[str, Verdict] = field(default_factory=dict)
     falsifier: Callable[..., Any] | None = None
+    #: groups of dimension parameters a counterexample is shrunk along (each group moves together)
+    dims: tuple[tuple[str, ...], ...] = ()
     notes: str = ""
 
     def assumption(self, aid: str) -> Assumption:

@@ -124,6 +124,7 @@ THEOREM = Theorem(
         support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"], p["test_scale"]),
         learned_symbols={"A": A}, true_symbols={"A": B}, token_symbols=(psi, phi),
     ),
+    dims=(("n",), ("m", "learned_dim")),
     groups=(GroupElement(M, "GL", equations=((psi, M * phi, "tokens"),)),),
     claims=(
         Generalization("length generalization", kind="length", source="Theorem 1"),

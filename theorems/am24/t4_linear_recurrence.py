@@ -136,6 +136,7 @@ THEOREM = Theorem(
         true_symbols={"A": A, "Lam": L, "B": B},
         state_symbols=(ht, h),
     ),
+    dims=(("n", "learned_dim"),),
     groups=(GroupElement(C, "GL", definition=At.inv() * A),),
     claims=(
         Generalization("length generalization", kind="length", source="Theorem 4"),
