@@ -1,0 +1,68 @@
+"""C-RASP core IR: a straight-line list of primitive operations (catalog 002, section 2.1).
+
+Every surface program (proofkit/crasp/parser.py) is flattened to this IR; the interpreters, the static
+analyses, the compiler and the communication-complexity module all consume it. Conventions (fixed here,
+documented in docs/crasp.md): real positions are 1..n, position 0 is the virtual start position where
+every symbol test is false, every count is 0 and periodic predicates are evaluated at 0; the program
+accepts a string when its last Boolean operation is true at the last position (position 0 for the
+empty string).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+BOOL_KINDS = ("sym", "true", "periodic", "not", "and", "le")
+COUNT_KINDS = ("count", "local", "cond", "add", "sub", "const")
+
+
+@dataclass(frozen=True)
+class Op:
+    """One primitive operation, named; operands are names of earlier operations.
+
+    kind and meaning at position i:
+      sym       w_i == symbol                       (symbol)
+      true      true
+      periodic  i % modulus == residue              (modulus >= 1, 0 <= residue < modulus)
+      not       not args[0]
+      and       args[0] and args[1]
+      le        args[0] <= args[1]                  (two counts)
+      count     #{j in 1..i : args[0](j)}           (plain count, psi = true)
+      local     #{j in 1..i : i - j in offsets and args[0](j)}   (offsets: finite set of ints >= 0)
+      cond      args[1] if args[0] else args[2]     (args[0] Boolean, args[1..2] counts)
+      add       args[0] + args[1]
+      sub       args[0] - args[1]
+      const     value                               (an integer)
+    """
+
+    name: str
+    kind: str
+    args: tuple[str, ...] = ()
+    symbol: str | None = None
+    modulus: int | None = None
+    residue: int | None = None
+    offsets: tuple[int, ...] = ()
+    value: int | None = None
+    line: int = 0  # source line (1-based) for error messages; 0 when generated
+
+    @property
+    def sort(self) -> str:
+        return "bool" if self.kind in BOOL_KINDS else "count"
+
+
+@dataclass(frozen=True)
+class Program:
+    """A C-RASP program over an alphabet; ``output`` is the name of the accepting Boolean operation
+    (by default the last Boolean operation)."""
+
+    alphabet: tuple[str, ...]
+    ops: tuple[Op, ...]
+    output: str
+    name: str = ""
+    source: str = field(default="", compare=False)
+
+    def op(self, name: str) -> Op:
+        for o in self.ops:
+            if o.name == name:
+                return o
+        raise KeyError(name)
