@@ -30,7 +30,7 @@ from .identify import (
 )
 from .localid import LocalId, local_identifiability
 from .problem import Problem, build_problem
-from .spec import Claim, Generalization, Relation, SymbolicStep, Theorem
+from .spec import Claim, Computed, Generalization, Relation, SymbolicStep, Theorem
 from .support import corner_sequences, test_lengths
 from .symbolic import describe, is_zero
 from .verdict import ClaimResult, Erratum, TheoremResult, Verdict, combine
@@ -248,8 +248,14 @@ def check(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, dps: 
             v, res, how = decide_symbolic(claim)
             add(claim, v, res, how)
     timings["sympy"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for claim in theorem.claims:
+        if isinstance(claim, Computed):
+            v, res, how = claim.run(params)
+            add(claim, Verdict(v), res, how)
+    timings["computed"] = time.perf_counter() - t0
 
-    numeric = [c for c in theorem.claims if not isinstance(c, SymbolicStep)]
+    numeric = [c for c in theorem.claims if not isinstance(c, (SymbolicStep, Computed))]
     if numeric and theorem.setup is not None:
         t0 = time.perf_counter()
         with mp.workdps(dps):

@@ -96,6 +96,18 @@ class SymbolicStep(Claim):
 
 
 @dataclass(frozen=True)
+class Computed(Claim):
+    """A claim decided by an exact computation (exhaustive enumeration, rational arithmetic, row
+    counting): ``run(params)`` returns (verdict, residual, how). For discrete theorems."""
+
+    text: str = ""
+    run: Callable[[Mapping[str, Any]], tuple[Any, str, str]] = lambda p: (None, "", "")
+
+    def statement(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
 class GroupElement:
     """The group element a relation names: defined by a formula (as the paper defines it), or solved
     by least squares from ``equations`` (linear in it) and projected onto ``group``."""
