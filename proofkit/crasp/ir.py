@@ -4,8 +4,9 @@ Every surface program (proofkit/crasp/parser.py) is flattened to this IR; the in
 analyses, the compiler and the communication-complexity module all consume it. Conventions (fixed here,
 documented in docs/crasp.md): real positions are 1..n, position 0 is the virtual start position where
 every symbol test is false, every count is 0 and periodic predicates are evaluated at 0; the program
-accepts a string when its last Boolean operation is true at the last position (position 0 for the
-empty string).
+accepts a string when its output operation (``Program.output``: the parser's default is the last Boolean
+statement) is true at the last position (position 0 for the empty string). Hand-built programs are
+checked by ``proofkit.crasp.analysis.validate``.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class Op:
     residue: int | None = None
     offsets: tuple[int, ...] = ()
     value: int | None = None
-    line: int = 0  # source line (1-based) for error messages; 0 when generated
+    line: int = field(default=0, compare=False)  # source line (1-based); 0 when not parsed from text
 
     @property
     def sort(self) -> str:
@@ -52,8 +53,7 @@ class Op:
 
 @dataclass(frozen=True)
 class Program:
-    """A C-RASP program over an alphabet; ``output`` is the name of the accepting Boolean operation
-    (by default the last Boolean operation)."""
+    """A C-RASP program over an alphabet; ``output`` is the name of the accepting Boolean operation."""
 
     alphabet: tuple[str, ...]
     ops: tuple[Op, ...]

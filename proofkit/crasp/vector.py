@@ -1,0 +1,216 @@
+"""Vectorized C-RASP interpreter: every op at every prefix of a batch of equal-length strings at once.
+
+Strings are an int array X of shape (B, n) of symbol indices in alphabet order. Internally each op's
+value is a position-major array of shape (n + 1, B), or (n + 1, 1) / (1, 1) when it does not depend
+on the string (true, periodic, constants), so plain counts are one cumsum down the positions and local
+counts are shifted row sums. Row 0 is the virtual start position (symbol tests false, counts 0). Only
+functions that numpy and cupy share are called through ``xp``, so a CuPy namespace runs the same code.
+Counts are int64; the static bound |C(i)| <= M_C (i + 1) (analysis.count_bounds) rules out overflow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy
+
+from ..errors import InputError
+from .analysis import count_bounds, validate
+from .interp import symbols_of
+from .ir import Op, Program
+from .parser import Plain
+
+INT64_LIMIT = 2**62
+CHUNK_CELLS = 2**17  # strings x positions per chunk in accepts_*: bounds memory, keeps arrays in cache
+MAX_ENUMERATION = 2**26
+ROW_LOOP_WIDTH = 256  # batch width from which counts are accumulated row by row
+
+
+class _Ctx:
+    """What every op kernel needs: the namespace, the transposed strings, the alphabet, the length."""
+
+    def __init__(self, xp: Any, XT: Any, alphabet: tuple[str, ...]) -> None:
+        self.xp = xp
+        self.XT = XT  # (n, B)
+        self.n = XT.shape[0]
+        self.alphabet = alphabet
+
+    def full_rows(self, a: Any) -> Any:
+        """``a`` broadcast to n + 1 rows (keeping its width)."""
+        return self.xp.broadcast_to(a, (self.n + 1, a.shape[1]))
+
+
+def _sym(op: Op, v: dict, c: _Ctx) -> Any:
+    out = c.xp.zeros((c.n + 1, c.XT.shape[1]), dtype=bool)
+    c.xp.equal(c.XT, c.alphabet.index(op.symbol), out=out[1:])
+    return out
+
+
+def _true(op: Op, v: dict, c: _Ctx) -> Any:
+    return c.xp.ones((1, 1), dtype=bool)
+
+
+def _periodic(op: Op, v: dict, c: _Ctx) -> Any:
+    pos = c.xp.arange(c.n + 1, dtype=c.xp.int64).reshape(c.n + 1, 1)
+    return pos % op.modulus == op.residue
+
+
+def _const(op: Op, v: dict, c: _Ctx) -> Any:
+    return c.xp.full((1, 1), op.value, dtype=c.xp.int64)
+
+
+def _not(op: Op, v: dict, c: _Ctx) -> Any:
+    return c.xp.logical_not(v[op.args[0]])
+
+
+def _and(op: Op, v: dict, c: _Ctx) -> Any:
+    return c.xp.logical_and(v[op.args[0]], v[op.args[1]])
+
+
+def _le(op: Op, v: dict, c: _Ctx) -> Any:
+    return v[op.args[0]] <= v[op.args[1]]
+
+
+def _count(op: Op, v: dict, c: _Ctx) -> Any:
+    """Row i = sum of rows 1..i of P (row 0 excluded): a cumsum down the positions."""
+    xp, p = c.xp, c.full_rows(v[op.args[0]])
+    if p.shape[1] < ROW_LOOP_WIDTH:
+        out = xp.zeros(p.shape, dtype=xp.int64)
+        if c.n:
+            out[1:] = xp.cumsum(p[1:], axis=0, dtype=xp.int64)
+        return out
+    out = p.astype(xp.int64)  # for wide batches a loop over rows beats cumsum along axis 0 tenfold
+    out[0] = 0
+    for i in range(1, c.n + 1):
+        xp.add(out[i], out[i - 1], out=out[i])
+    return out
+
+
+def _local(op: Op, v: dict, c: _Ctx) -> Any:
+    """Row i = sum over offsets d of P at row i - d when i - d >= 1: shifted row blocks."""
+    xp, p = c.xp, c.full_rows(v[op.args[0]])
+    out = xp.zeros(p.shape, dtype=xp.int64)
+    for d in op.offsets:
+        if d < c.n:
+            out[d + 1 :] += p[1 : c.n + 1 - d]
+    return out
+
+
+def _cond(op: Op, v: dict, c: _Ctx) -> Any:
+    return c.xp.where(v[op.args[0]], v[op.args[1]], v[op.args[2]])
+
+
+def _add(op: Op, v: dict, c: _Ctx) -> Any:
+    return v[op.args[0]] + v[op.args[1]]
+
+
+def _sub(op: Op, v: dict, c: _Ctx) -> Any:
+    return v[op.args[0]] - v[op.args[1]]
+
+
+KERNELS: dict[str, Callable[[Op, dict, _Ctx], Any]] = {
+    "sym": _sym, "true": _true, "periodic": _periodic, "const": _const, "not": _not, "and": _and,
+    "le": _le, "count": _count, "local": _local, "cond": _cond, "add": _add, "sub": _sub,
+}  # fmt: skip
+
+
+def _check_batch(program: Program, X: Any, xp: Any) -> Any:
+    """X as a (B, n) integer array; also refuses lengths at which a count could overflow int64."""
+    validate(program)
+    X = xp.asarray(X)
+    if X.ndim != 2 or (X.size and X.dtype.kind not in "iu"):
+        got = Plain(f"{X.dtype} array of shape {X.shape}")
+        raise InputError("X", "an integer array of shape (B, n) of symbol indices", got)
+    bound = max(count_bounds(program).values(), default=0)
+    if bound * (X.shape[1] + 1) >= INT64_LIMIT:
+        raise InputError("X", "lengths at which every count fits in int64", Plain(f"n = {X.shape[1]}"))
+    return X
+
+
+def _positions_first(X: Any, k: int, xp: Any) -> Any:
+    """X transposed to a contiguous (n, B) array of small ints, after checking indices are in [0, k)."""
+    lo, hi = (int(X.min()), int(X.max())) if X.size else (0, 0)
+    if lo < 0 or hi >= k:
+        raise InputError("X", f"symbol indices in [0, {k})", Plain(f"values in [{lo}, {hi}]"))
+    small = xp.int8 if k <= 127 else xp.int16 if k <= 32767 else xp.int64
+    return xp.ascontiguousarray(X.T).astype(small, copy=False)
+
+
+def _last_uses(program: Program) -> dict[str, int]:
+    """Index of the last op reading each op's value (so dead values can be freed early)."""
+    last: dict[str, int] = {}
+    for k, op in enumerate(program.ops):
+        for a in op.args:
+            last[a] = k
+    return last
+
+
+def _run(program: Program, X: Any, xp: Any, keep: set[str] | None) -> dict[str, Any]:
+    """Position-major values of the ops; with ``keep`` given, only those survive (memory)."""
+    ctx = _Ctx(xp, _positions_first(X, len(program.alphabet), xp), program.alphabet)
+    last = _last_uses(program) if keep is not None else {}
+    values: dict[str, Any] = {}
+    for k, op in enumerate(program.ops):
+        values[op.name] = KERNELS[op.kind](op, values, ctx)
+        if keep is not None:
+            for a in set(op.args):
+                if last[a] == k and a not in keep:
+                    del values[a]
+    return values
+
+
+def _to_batch(a: Any, shape: tuple[int, int], xp: Any) -> Any:
+    """A position-major value as a (B, n + 1) array (materialized, not a broadcast view)."""
+    return xp.ascontiguousarray(xp.broadcast_to(a, shape).T)
+
+
+def evaluate_batch(program: Program, X: Any, xp: Any = numpy) -> dict[str, Any]:
+    """Value of every op at every position 0..n of every string: arrays of shape (B, n + 1)."""
+    X = _check_batch(program, X, xp)
+    shape = (X.shape[1] + 1, X.shape[0])
+    return {name: _to_batch(a, shape, xp) for name, a in _run(program, X, xp, None).items()}
+
+
+def accepts_prefixes(program: Program, X: Any, xp: Any = numpy) -> Any:
+    """Acceptance of every prefix: bool array (B, n + 1); column i decides w_1..w_i (column 0: empty)."""
+    X = _check_batch(program, X, xp)
+    B, n = X.shape
+    result = xp.empty((B, n + 1), dtype=bool)
+    step = max(1, CHUNK_CELLS // (n + 1))
+    for start in range(0, B, step) if B else [0]:  # chunks bound memory and keep arrays in cache
+        chunk = X[start : start + step]
+        out = _run(program, chunk, xp, {program.output})[program.output]
+        result[start : start + step] = xp.broadcast_to(out, (n + 1, chunk.shape[0])).T
+    return result
+
+
+def accepts_batch(program: Program, X: Any, xp: Any = numpy) -> Any:
+    """Acceptance of every whole string: bool array (B,)."""
+    return accepts_prefixes(program, X, xp)[:, -1]
+
+
+def all_strings(alphabet_size: int, n: int, xp: Any = numpy) -> Any:
+    """All alphabet_size**n strings of length n as an int64 (k**n, n) array, in lexicographic order.
+
+    The result is the transpose of a position-major buffer, the layout the evaluator works in."""
+    k = alphabet_size
+    if k < 1 or n < 0 or k**n > MAX_ENUMERATION:
+        raise InputError("all_strings", f"alphabet size >= 1, n >= 0 and at most {MAX_ENUMERATION} strings",
+                         Plain(f"{k}**{n}"))
+    out = xp.empty((n, k**n), dtype=xp.int64)
+    symbols = xp.arange(k, dtype=xp.int64).reshape(1, k, 1)
+    for j in range(n):  # position j cycles through the symbols in blocks of k**(n - 1 - j)
+        out[j].reshape(k**j, k, k ** (n - 1 - j))[...] = symbols
+    return out.T
+
+
+def encode(program: Program, strings: Sequence[Sequence[str] | str]) -> numpy.ndarray:
+    """Strings (str or symbol lists, as for interp.evaluate) of one length as a (B, n) int64 array."""
+    rows = [symbols_of(program, s) for s in strings]
+    lengths = {len(r) for r in rows}
+    if len(lengths) > 1:
+        raise InputError("strings", "strings of equal length", Plain(f"lengths {sorted(lengths)}"))
+    index = {s: k for k, s in enumerate(program.alphabet)}
+    n = lengths.pop() if lengths else 0
+    return numpy.array([[index[s] for s in r] for r in rows], dtype=numpy.int64).reshape(len(rows), n)

@@ -1,0 +1,520 @@
+"""C-RASP core: parser (grammar, sugar, errors), static analyses, reference vs vectorized interpreters."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+import numpy as np
+import pytest
+
+from proofkit.crasp import (
+    Program,
+    accepts,
+    accepts_batch,
+    accepts_prefixes,
+    all_strings,
+    analysis,
+    encode,
+    evaluate,
+    evaluate_batch,
+    load,
+    parse,
+)
+from proofkit.crasp.parser import MAX_CHARS, CraspSyntaxError, to_text
+from proofkit.errors import InputError
+
+MAJORITY = "alphabet: a b\nM := #Q(b) <= #Q(a)\n"
+DYCK_PARENS = """alphabet: '(' ')'
+V := #Q('(') < #Q(')')            // this prefix has more ')' than '('
+D := #V == 0 and #Q('(') == #Q(')')
+"""
+DYCK_AB = "alphabet: a b\nV := #Q(a) < #Q(b)\nD := #V == 0 and #Q(a) == #Q(b)\n"
+ANBNCN = """alphabet: a b c
+bad := (Q(a) and #Q(b) + #Q(c) >= 1) or (Q(b) and #Q(c) >= 1)
+L := #bad == 0 and #Q(a) == #Q(b) and #Q(b) == #Q(c)
+"""
+ASTAR_BSTAR = "alphabet: a b\nL := #(Q(a) and exists Q(b)) == 0\n"
+TOMITA4 = """alphabet: 0 1
+tri := Q(0) and #[1] Q(0) >= 1 and #[2] Q(0) >= 1   // a 0 preceded by two 0s
+T4 := #tri == 0
+"""
+AA_STAR = "alphabet: a b\nE := #Q(b) == 0 and mod(2, 0)\n"
+SIGMA_AB_SIGMA = "alphabet: a b\nS := exists (Q(b) and #[1] Q(a) >= 1)\n"
+
+
+def _error(text: str) -> CraspSyntaxError:
+    with pytest.raises(CraspSyntaxError) as info:
+        parse(text)
+    return info.value
+
+
+def _at(exc: CraspSyntaxError, line: int, column: int) -> None:
+    assert (exc.line, exc.column) == (line, column), str(exc)
+    assert str(exc).startswith(f"line {line}, column {column}: expected ")
+    assert exc.field == f"line {line}, column {column}"
+
+
+# ----------------------------------------------------------------------------- parser
+def test_majority_parses_to_primitives():
+    p = parse(MAJORITY, name="majority")
+    assert p.alphabet == ("a", "b") and p.output == "M" and p.name == "majority"
+    assert [op.kind for op in p.ops] == ["sym", "sym", "count", "count", "le"]
+    m = p.op("M")
+    assert [p.op(a).args for a in m.args] == [(p.ops[0].name,), (p.ops[1].name,)]
+    assert p.ops[0].symbol == "b" and p.ops[1].symbol == "a"
+
+
+def test_hash_consing_shares_equal_subexpressions():
+    p = parse("alphabet: a b\nX := #Q(a) + #Q(a) <= #Q(a)\nY := #Q(a) >= 2\n")
+    assert sum(op.kind == "count" for op in p.ops) == 1
+    assert sum(op.kind == "sym" for op in p.ops) == 1
+    q = parse("alphabet: a b\nA := Q(a)\nC := #Q(a) <= #A\n")  # Q(a) is the op named A
+    assert [op.kind for op in q.ops] == ["sym", "count", "le"] and q.op("C").args[0] == q.op("C").args[1]
+
+
+def test_round_trip_through_text():
+    for text in (MAJORITY, DYCK_PARENS, ANBNCN, TOMITA4, AA_STAR, SIGMA_AB_SIGMA):
+        p = parse(text)
+        assert parse(text) == p and parse(p.source) == p
+        printed = to_text(p)
+        q = parse(printed)
+        assert to_text(q) == printed and len(q.ops) == len(p.ops)
+        assert [op.kind for op in q.ops] == [op.kind for op in p.ops]
+        X = all_strings(len(p.alphabet), 6)
+        np.testing.assert_array_equal(accepts_prefixes(p, X), accepts_prefixes(q, X))
+
+
+def test_quoted_and_numeric_symbols():
+    p = parse("alphabet: '(' \")\" \"'\" 0 SEP\nA := Q('(') or Q(')') or Q(\"'\") or Q(0) or Q(SEP)\n")
+    assert p.alphabet == ("(", ")", "'", "0", "SEP")
+    assert {op.symbol for op in p.ops if op.kind == "sym"} == set(p.alphabet)
+    assert accepts(p, ["SEP"]) and accepts(p, "( 0") and not accepts(p, "")
+
+
+@pytest.mark.parametrize(
+    "loose,explicit",
+    [
+        ("Q(a) or Q(b) and not Q(a)", "Q(a) or (Q(b) and (not Q(a)))"),
+        ("not #Q(a) <= 1 and Q(b)", "(not (#Q(a) <= 1)) and Q(b)"),
+        ("#Q(a) + 1 - #Q(b) <= 2", "((#Q(a) + 1) - #Q(b)) <= 2"),
+        ("Q(a) -> Q(b) -> Q(a)", "Q(a) -> (Q(b) -> Q(a))"),
+        ("(Q(a) ? 1 : Q(b) ? 2 : 3) > 0", "(Q(a) ? 1 : (Q(b) ? 2 : 3)) > 0"),
+        ("Q(a) or Q(b) <-> Q(b)", "(Q(a) or Q(b)) <-> Q(b)"),
+        ("#not Q(a) - #< Q(a) == 0", "((#(not Q(a))) - (#< Q(a))) == 0"),
+        ("- #Q(a) + 2 >= 0", "((0 - #Q(a)) + 2) >= 0"),
+    ],
+)
+def test_precedence_matches_parenthesized_form(loose, explicit):
+    p = parse(f"alphabet: a b\nA := {loose}\nB := {explicit}\n")
+    a, b = p.op("A"), p.op("B")
+    assert (a.kind, a.args) == (b.kind, b.args)
+
+
+def test_comments_blank_lines_and_accept():
+    p = parse("// header comment\n\nalphabet: a b   // symbols\n\nX := Q(a)\n// c\nY := Q(b)\naccept X\n\n")
+    assert p.output == "X"
+    p = parse("alphabet: a b\nX := Q(a)\nC := #X\n")
+    assert p.output == "X"  # default: the last Boolean statement
+
+
+def test_sugar_definitions_on_all_short_strings():
+    text = """alphabet: a b
+A := #Q(a)
+B := #Q(b)
+lt := A < B
+ge := A >= B
+gt := A > B
+ne := A != B
+mn := min(A, B) == A
+mx := max(A, B)
+ex := exists Q(b)
+sp := #< Q(a)
+neg := -A
+fl := false
+ip := Q(a) <-> Q(b)
+loc := #[{0, 2}] Q(a)
+loc1 := #[1] Q(a)
+per := mod(3, 1)
+"""
+    p = parse(text)
+    X = all_strings(2, 8)
+    v = evaluate_batch(p, X)
+    for r, row in enumerate(X[::7]):
+        w = ["ab"[x] for x in row]
+        for i in range(len(w) + 1):
+            na, nb = w[:i].count("a"), w[:i].count("b")
+            got = {name: v[name][7 * r, i] for name in v}
+            assert got["lt"] == (na < nb) and got["ge"] == (na >= nb) and got["gt"] == (na > nb)
+            assert got["ne"] == (na != nb) and got["mn"] == (min(na, nb) == na) and got["mx"] == max(na, nb)
+            assert got["ex"] == (nb >= 1) and got["neg"] == -na and not got["fl"]
+            assert got["sp"] == w[: max(i - 1, 0)].count("a")  # strict past: j in 1..i-1
+            assert got["ip"] == ((i >= 1 and w[i - 1] == "a") == (i >= 1 and w[i - 1] == "b"))
+            assert got["loc"] == (i >= 1 and w[i - 1] == "a") + (i >= 3 and w[i - 3] == "a")
+            assert got["loc1"] == (i >= 2 and w[i - 2] == "a")
+            assert got["per"] == (i % 3 == 1)
+
+
+def test_strict_past_equals_its_definition():
+    p = parse("alphabet: a b\nP := Q(a) and #Q(b) >= 1\nS := #< P\nT := #P - (P ? 1 : 0)\n")
+    X = all_strings(2, 10)
+    v = evaluate_batch(p, X)
+    np.testing.assert_array_equal(v["S"], v["T"])
+    expected = np.zeros_like(v["S"])  # S(i) = #{j in 1..i-1 : P(j)}, straight from the definition
+    expected[:, 2:] = np.cumsum(v["P"][:, 1:-1], axis=1)
+    np.testing.assert_array_equal(v["S"], expected)
+    for row in X[::37]:
+        ref = evaluate(p, [p.alphabet[x] for x in row])
+        assert ref["S"] == ref["T"] == [sum(ref["P"][1:i]) for i in range(len(row) + 1)]
+
+
+# ----------------------------------------------------------------------------- errors
+@pytest.mark.parametrize(
+    "text,line,column,fragment",
+    [
+        ("alphabet: a b\nM := Q(a) <= 3\n", 2, 6, "count expression as left operand of '<='"),
+        ("alphabet: a b\nM := 3 <= Q(a)\n", 2, 11, "count expression as right operand of '<='"),
+        ("alphabet: a b\nM := #3 <= 1\n", 2, 7, "Boolean expression as operand of '#'"),
+        ("alphabet: a b\nM := not #Q(a)\n", 2, 10, "Boolean expression as operand of 'not'"),
+        ("alphabet: a b\nM := Q(a) + 1 <= 2\n", 2, 6, "count expression as left operand of '+'"),
+        ("alphabet: a b\nM := #Q(a) and Q(b)\n", 2, 6, "Boolean expression as operand of 'and'"),
+        ("alphabet: a b\nM := Q(a) ? Q(b) : 1\n", 2, 13, "count expression as branch"),
+        ("alphabet: a b\nM := #Q(a) ? 1 : 0\n", 2, 6, "Boolean expression as condition"),
+        ("alphabet: a b\nM := Q(a) ? 1 : 3 > 0\n", 2, 17, "count expression as branch"),
+        ("alphabet: a b\nM := min(Q(a), 1) == 0\n", 2, 10, "count expression as first argument of min"),
+        ("alphabet: a b\nM := Q(a)\nN := M <= 1\n", 3, 6, "count expression as left operand"),
+        ("alphabet: a b\nM := #Q(a) <= X\n", 2, 15, "unknown name"),
+        ("alphabet: a b\nM := Q(c)\n", 2, 8, "a symbol of the alphabet a b"),
+        ("alphabet: a b\nM := Q(a)\nM := Q(b)\n", 3, 1, "a new name ('M' is already defined)"),
+        ("alphabet: a b\nM := mod(0, 0)\n", 2, 10, "modulus >= 1"),
+        ("alphabet: a b\nM := mod(3, 3)\n", 2, 13, "residue in [0, 3)"),
+        ("alphabet: a b\nM := mod(3, -1)\n", 2, 13, "residue in [0, 3)"),
+        ("alphabet: a b\nM := #[-1] Q(a) >= 1\n", 2, 8, "offset >= 0"),
+        ("alphabet: a b\nM := #[{0, -2}] Q(a) >= 1\n", 2, 12, "offset >= 0"),
+        ("alphabet: a b\nM := #[{}] Q(a) >= 1\n", 2, 9, "at least one offset"),
+        ("alphabet: a b\nM := #Q(a) <= #Q(b) <= 3\n", 2, 21, "comparisons do not chain"),
+        ("alphabet: a b\nM := (#Q(a) <= 1\n", 2, 17, "')' closing the '(' at column 6"),
+        ("alphabet: a b\nM := #Q(a) <= 1 )\n", 2, 17, "end of line after the statement"),
+        ("alphabet: a b\nM := #Q(a) @ 1\n", 2, 12, "an operator"),
+        ("alphabet: a b\nM = Q(a)\n", 2, 3, "':=' to define"),
+        ("alphabet: a b\nM := Q(a)\naccept Z\n", 3, 8, "defined statement"),
+        ("alphabet: a b\nC := #Q(a)\naccept C\n", 3, 8, "Boolean statement after 'accept'"),
+        ("alphabet: a b\nM := Q(a)\naccept M\nN := Q(b)\n", 4, 1, "end of program after the accept line"),
+        ("alphabet: a b\nC := #Q(a)\n", 3, 1, "at least one Boolean statement"),
+        ("M := Q(a)\n", 1, 1, "'alphabet:' as the first line"),
+        ("alphabet: ( )\nM := Q(a)\n", 1, 11, "a quoted character like '('"),
+        ("alphabet: a ( )\nM := Q(a)\n", 1, 13, "quote punctuation symbols"),
+        ("alphabet: a b\nM := #Q(a) <= 1\nN := #Q(a) <= 1 +\nO := 'ab'\n", 3, 18, "an expression"),
+        ("alphabet: a a\nM := Q(a)\n", 1, 13, "distinct alphabet symbols"),
+        ("alphabet:\nM := Q(a)\n", 1, 10, "at least one alphabet symbol"),
+        ("alphabet: a b\nand := Q(a)\n", 2, 1, "keywords are reserved"),
+        ("alphabet: a b\n_t1 := Q(a)\n", 2, 1, "reserved for generated"),
+        ("alphabet: a b\nM := _t1\n", 2, 6, "earlier statement"),
+        ("alphabet: a b\nM := Q('ab')\n", 2, 8, "quoted single non-blank character"),
+        ("alphabet: a b\nM := #Q(a) <= 1234567890123456789\n", 2, 15, "at most 18 digits"),
+        ("alphabet: a b\nM := exists 3\n", 2, 13, "Boolean expression as operand of 'exists'"),
+        ("alphabet: a b\nM := Q(a) == Q(b)\n", 2, 6, "count expression as left operand of '=='"),
+    ],
+)
+def test_syntax_and_type_errors_name_line_and_column(text, line, column, fragment):
+    exc = _error(text)
+    _at(exc, line, column)
+    assert fragment in str(exc), str(exc)
+    assert isinstance(exc, InputError)
+
+
+def test_too_long_and_too_many_ops():
+    exc = _error("alphabet: a b\n" + "// padding\n" * (MAX_CHARS // 10))
+    assert "at most 100000 characters" in str(exc) and exc.line > 1
+    lines = [f"s{i} := #Q(a) != {i}" for i in range(2100)]  # 5 ops a line after expansion
+    exc = _error("alphabet: a b\n" + "\n".join(lines) + "\n")
+    assert "at most 10000 operations" in str(exc) and 1900 < exc.line < 2100
+
+
+def test_deep_nesting_is_a_syntax_error_not_a_recursion_error():
+    exc = _error("alphabet: a b\nM := " + "(" * 500 + "Q(a)" + ")" * 500 + "\n")
+    assert "nested at most 50 levels" in str(exc) and exc.line == 2
+    exc = _error("alphabet: a b\nM := " + "not " * 5000 + "Q(a)\n")
+    assert "nested at most 50 levels" in str(exc)
+    parse("alphabet: a b\nM := " + " and ".join(["Q(a)"] * 3000) + "\n")  # long flat chains are fine
+
+
+def test_program_text_is_never_executed(tmp_path):
+    marker = tmp_path / "marker"
+    attack = f"__import__('os').system('touch {marker}')"
+    texts = (attack, f"alphabet: a\n{attack}\n", f"alphabet: a\nM := {attack}\n", "alphabet: a\nM := f(9)\n")
+    for text in texts:
+        with pytest.raises(CraspSyntaxError):
+            parse(text)
+    f = tmp_path / "evil.crasp"
+    f.write_text(f"alphabet: a\nM := Q(a)\n{attack}\n")
+    with pytest.raises(CraspSyntaxError) as info:
+        load(f)
+    _at(info.value, 3, 1)
+    assert not marker.exists()
+
+
+def test_load_reads_files_and_reports_unreadable_ones(tmp_path):
+    f = tmp_path / "majority.crasp"
+    f.write_text(MAJORITY)
+    p = load(f)
+    assert p.name == "majority" and p.output == "M" and accepts(p, "ab")
+    for bad in (tmp_path / "missing.crasp", tmp_path):
+        with pytest.raises(InputError) as info:
+            load(bad)
+        assert info.value.field == "program file"
+    g = tmp_path / "latin1.crasp"
+    g.write_bytes(b"alphabet: a\n\xff\n")
+    with pytest.raises(InputError) as info:
+        load(g)
+    assert info.value.field == "program file"
+
+
+def test_interpreters_reject_bad_strings_and_arrays():
+    p = parse(MAJORITY)
+    with pytest.raises(InputError) as info:
+        evaluate(p, "abcab")
+    assert info.value.field == "string" and "'c' at position 3" in str(info.value)
+    with pytest.raises(InputError):
+        accepts(p, ["a", "x"])
+    with pytest.raises(InputError):
+        encode(p, ["ab", "abb"])
+    for X in (np.array([[0, 2]]), np.array([0, 1]), np.array([[0.5, 1.0]]), np.array([[-1, 0]])):
+        with pytest.raises(InputError) as info:
+            accepts_batch(p, X)
+        assert info.value.field == "X"
+
+
+def test_int64_overflow_is_refused_not_wrapped():
+    lines = ["c0 := 999999999999999999"] + [f"c{i} := c{i - 1} + c{i - 1}" for i in range(1, 8)]
+    p = parse("alphabet: a\n" + "\n".join(lines) + "\nM := c7 >= 0\n")
+    assert evaluate(p, "aa")["c7"][-1] == 999999999999999999 * 128
+    with pytest.raises(InputError):
+        evaluate_batch(p, np.zeros((1, 2), dtype=np.int64))
+
+
+# ----------------------------------------------------------------------------- analyses
+@pytest.mark.parametrize(
+    "text,depth,fragment,period,locality",
+    [
+        (MAJORITY, 1, "[]", 1, 0),
+        (DYCK_PARENS, 2, "[]", 1, 0),
+        (ANBNCN, 2, "[]", 1, 0),
+        (ASTAR_BSTAR, 2, "[]", 1, 0),
+        (TOMITA4, 2, "[local]", 1, 2),
+        (AA_STAR, 1, "[periodic]", 2, 0),
+        (SIGMA_AB_SIGMA, 2, "[local]", 1, 1),
+        ("alphabet: a b\nX := mod(4, 1) and mod(6, 0) and #[{0, 5}] Q(a) >= 1\n", 1, "[periodic,local]", 12,
+         5),
+        ("alphabet: a b\nX := true\n", 0, "[]", 1, 0),
+    ],
+)
+def test_static_analyses(text, depth, fragment, period, locality):
+    p = parse(text)
+    assert analysis.depth(p) == depth
+    assert analysis.fragment(p) == fragment
+    assert analysis.period(p) == period
+    assert analysis.locality(p) == locality
+    s = analysis.summary(p)
+    assert (s["depth"], s["fragment"], s["period"], s["locality"]) == (depth, fragment, period, locality)
+    assert s["ops"] == len(p.ops) == s["bool_ops"] + s["count_ops"]
+
+
+def test_count_kinds_and_bounds():
+    p = parse("alphabet: a b\nA := #[{0,1,2}] Q(a) + -3 - #Q(b)\nB := Q(a) ? A : 7\nM := B >= 0\n")
+    assert analysis.op_counts(p) == {"plain": 1, "local": 1, "const": 3}
+    bounds = analysis.count_bounds(p)
+    assert bounds["A"] == 3 + 3 + 1 and bounds["B"] == 7
+    assert set(bounds) == {op.name for op in p.ops if op.sort == "count"}
+    assert analysis.op_counts(parse(DYCK_AB)) == {"plain": 3, "local": 0, "const": 2}
+    X = all_strings(2, 8)
+    v = evaluate_batch(p, X)
+    for name, m in bounds.items():  # the bound holds at every position
+        assert (np.abs(v[name]) <= m * (np.arange(9) + 1)).all()
+
+
+def test_validate_rejects_malformed_ir():
+    p = parse(MAJORITY)
+    bad_ops = (p.ops[2], p.ops[0], p.ops[1], p.ops[3], p.ops[4])  # count before its operand
+    for bad in (Program(p.alphabet, bad_ops, "M"), Program(p.alphabet, p.ops, p.ops[2].name),
+                Program(("a", "a"), p.ops, "M"), Program(("a",), p.ops, "M")):
+        with pytest.raises(InputError) as info:
+            accepts(bad, "")
+        assert info.value.field == "program"
+
+
+# ----------------------------------------------------------------------------- interpreters
+def _assert_agree(p: Program, alphabet_size: int, n: int, shorter: bool = True) -> None:
+    """Reference and vectorized interpreters agree on every op at every prefix of every string of
+    length <= n: the length-n strings carry all shorter prefixes (the value at position i is the
+    value on the prefix of length i); with ``shorter``, the shorter lengths are also run on their own."""
+    X = all_strings(alphabet_size, n)
+    vec = evaluate_batch(p, X)
+    strings = X.tolist()
+    refs = [evaluate(p, [p.alphabet[x] for x in row]) for row in strings]
+    for name, values in vec.items():
+        ref = [r[name] for r in refs]
+        if ref != values.tolist():
+            b = next(b for b, row in enumerate(ref) if row != values[b].tolist())
+            raise AssertionError(f"{p.name} op {name} on {strings[b]}: {ref[b]} != {values[b].tolist()}")
+        sort = bool if p.op(name).sort == "bool" else int
+        assert values.dtype == (np.bool_ if sort is bool else np.int64) and type(ref[-1][-1]) is sort
+    assert np.array_equal(accepts_prefixes(p, X), vec[p.output])
+    for m in range(n) if shorter else ():  # shorter strings evaluated on their own: the prefix columns
+        short = evaluate_batch(p, all_strings(alphabet_size, m))
+        rows = np.arange(alphabet_size**m) * alphabet_size ** (n - m)
+        assert all(np.array_equal(short[name], vec[name][rows, : m + 1]) for name in short)
+
+
+@pytest.mark.parametrize(
+    "text,n",
+    [(MAJORITY, 10), (DYCK_AB, 10), (ANBNCN, 7), (ASTAR_BSTAR, 10), (TOMITA4, 10), (AA_STAR, 10),
+     (SIGMA_AB_SIGMA, 10), (DYCK_PARENS, 10)],
+)
+def test_reference_and_vectorized_agree(text, n):
+    p = parse(text)
+    _assert_agree(p, len(p.alphabet), n)
+
+
+def _random_bool(rng: random.Random, d: int, names: dict[str, str]) -> str:
+    """A random well-typed Boolean expression (fully parenthesized where needed)."""
+    leaves = ["Q(a)", "Q(b)", "true", "false", f"mod({rng.randint(1, 4)}, 0)", "mod(3, 2)"]
+    leaves += [n for n, s in names.items() if s == "bool"]
+    if d == 0 or rng.random() < 0.2:
+        return rng.choice(leaves)
+    pick = rng.randrange(7)
+    if pick == 0:
+        return f"not ({_random_bool(rng, d - 1, names)})"
+    if pick in (1, 2):
+        op = rng.choice(["and", "or", "->", "<->"])
+        return f"({_random_bool(rng, d - 1, names)}) {op} ({_random_bool(rng, d - 1, names)})"
+    if pick == 3:
+        return f"exists ({_random_bool(rng, d - 1, names)})"
+    op = rng.choice(["<=", "<", ">=", ">", "==", "!="])
+    return f"({_random_count(rng, d - 1, names)}) {op} ({_random_count(rng, d - 1, names)})"
+
+
+def _random_count(rng: random.Random, d: int, names: dict[str, str]) -> str:
+    """A random well-typed count expression."""
+    leaves = [str(rng.randint(-3, 3)), "#Q(a)", "#[1] Q(b)"] + [n for n, s in names.items() if s == "count"]
+    if d == 0 or rng.random() < 0.2:
+        return rng.choice(leaves)
+    pick = rng.randrange(8)
+    inner = _random_bool(rng, d - 1, names)
+    if pick == 0:
+        return f"#({inner})"
+    if pick == 1:
+        offsets = sorted(rng.sample(range(4), rng.randint(1, 3)))
+        return f"#[{{{', '.join(map(str, offsets))}}}] ({inner})"
+    if pick == 2:
+        return f"#< ({inner})"
+    if pick in (3, 4):
+        op = rng.choice(["+", "-"])
+        return f"({_random_count(rng, d - 1, names)}) {op} ({_random_count(rng, d - 1, names)})"
+    if pick == 5:
+        return f"({inner}) ? ({_random_count(rng, d - 1, names)}) : ({_random_count(rng, d - 1, names)})"
+    if pick == 6:
+        f = rng.choice(["min", "max"])
+        return f"{f}({_random_count(rng, d - 1, names)}, {_random_count(rng, d - 1, names)})"
+    return f"-({_random_count(rng, d - 1, names)})"
+
+
+def random_program(rng: random.Random) -> str:
+    """Program text with 2-5 random statements over {a, b}, ending in a Boolean one."""
+    names: dict[str, str] = {}
+    lines = ["alphabet: a b"]
+    for k in range(rng.randint(2, 5)):
+        sort = "bool" if k == 0 or rng.random() < 0.5 else "count"
+        expr = _random_bool(rng, 2, names) if sort == "bool" else _random_count(rng, 2, names)
+        lines.append(f"x{k} := {expr}")
+        names[f"x{k}"] = sort
+    lines.append(f"out := {_random_bool(rng, 2, names)}")
+    return "\n".join(lines) + "\n"
+
+
+def test_random_programs_agree():
+    rng = random.Random(20241002)
+    kinds: set[str] = set()
+    for k in range(50):
+        p = parse(random_program(rng), name=f"random{k}")
+        kinds |= {op.kind for op in p.ops}
+        _assert_agree(p, 2, 10, shorter=k < 5)
+        assert parse(to_text(p)).ops[-1].kind == p.ops[-1].kind
+    assert kinds == set(analysis.ARG_SORTS)  # the generator exercises every IR kind
+
+
+# ----------------------------------------------------------------------------- ground truth
+def _dyck(w: str) -> bool:
+    depth = 0
+    for c in w:
+        depth += 1 if c == "(" else -1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+GROUND_TRUTH = [
+    (MAJORITY, "ab", lambda w: w.count("a") >= w.count("b")),
+    (DYCK_PARENS, "()", _dyck),
+    (TOMITA4, "01", lambda w: "000" not in w),
+]
+
+
+@pytest.mark.parametrize("text,letters,truth", GROUND_TRUTH)
+def test_ground_truth_to_length_12(text, letters, truth):
+    p = parse(text)
+    X = all_strings(2, 12)
+    acc = accepts_prefixes(p, X)
+    for b, row in enumerate(X):
+        w = "".join(letters[x] for x in row)
+        if b % 16 == 0:  # every prefix of these strings; the last symbols of the others vary below
+            assert acc[b].tolist() == [truth(w[:i]) for i in range(13)], w
+        else:
+            assert acc[b, 9:].tolist() == [truth(w[:i]) for i in range(9, 13)], w
+    for w in ("".join(t) for t in itertools.product(letters, repeat=7)):
+        assert accepts(p, w) == truth(w)
+
+
+def test_empty_string_conventions():
+    for text in (MAJORITY, DYCK_PARENS, ANBNCN, AA_STAR, ASTAR_BSTAR):
+        p = parse(text)
+        assert accepts(p, "") and accepts(p, [])
+        assert all(len(v) == 1 for v in evaluate(p, "").values())
+        empty = np.zeros((3, 0), dtype=np.int64)
+        assert accepts_batch(p, empty).tolist() == [True] * 3
+        assert all(v.shape == (3, 1) for v in evaluate_batch(p, empty).values())
+    p = parse(SIGMA_AB_SIGMA)
+    assert not accepts(p, "") and not accepts_batch(p, np.zeros((1, 0), dtype=np.int64))[0]
+    q = parse("alphabet: a\nC := #Q(a)\nP := mod(2, 0) and (mod(3, 1) <-> false) and C == 0\n")
+    assert evaluate(q, "")["P"] == [True] and evaluate(q, "")["C"] == [0]
+
+
+def test_encode_and_string_forms_agree():
+    p = parse(MAJORITY)
+    strings = ["abba", ["b", "b", "a", "a"], "aaab"]
+    X = encode(p, strings)
+    assert X.dtype == np.int64 and X.tolist() == [[0, 1, 1, 0], [1, 1, 0, 0], [0, 0, 0, 1]]
+    assert accepts_batch(p, X).tolist() == [accepts(p, s) for s in strings] == [True, True, True]
+    multi = parse("alphabet: x SEP\nM := #Q(x) >= 1 and Q(SEP)\n")
+    assert accepts(multi, "x x SEP") and accepts(multi, ["x", "SEP"]) and not accepts(multi, "SEP x")
+    assert encode(multi, ["x SEP"]).tolist() == [[0, 1]]
+
+
+def test_all_strings_enumerates_in_lexicographic_order():
+    X = all_strings(3, 3)
+    assert X.shape == (27, 3) and X.dtype == np.int64
+    assert [tuple(r) for r in X.tolist()] == list(itertools.product(range(3), repeat=3))
+    assert all_strings(2, 0).shape == (1, 0)
+    with pytest.raises(InputError):
+        all_strings(2, 40)
+
+
+def test_batch_values_are_position_major_consistent():
+    p = parse(TOMITA4)
+    X = encode(p, ["0001000", "1001001"])
+    v = evaluate_batch(p, X)
+    assert v["T4"].shape == (2, 8) and v["T4"].dtype == bool
+    assert v["T4"][0].tolist() == [True, True, True, False, False, False, False, False]
+    assert v["T4"][1].all()
+    assert re.fullmatch(r"_t\d+", p.ops[0].name)
