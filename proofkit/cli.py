@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--param", required=True)
     s.add_argument("--values", required=True)
     common(s)
+    from .crasp.cli import add_commands
+
+    add_commands(sub, _Parser)
     s = sub.add_parser("replay", help="recompute a counterexample record")
     s.add_argument("file")
     s.add_argument("--json", action="store_true")
@@ -191,10 +194,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if res.reproduces else 1
 
 
+def cmd_crasp(args: argparse.Namespace) -> int:
+    from .crasp.cli import emit, run
+
+    code, obj, text = run(args)
+    emit(obj, text, args.json)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     handler = {"list": cmd_list, "show": cmd_show, "check": cmd_check, "falsify": cmd_falsify,
-               "scan": cmd_scan, "replay": cmd_replay}[args.cmd]
+               "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp}[args.cmd]
     try:
         return handler(args)
     except InputError as exc:

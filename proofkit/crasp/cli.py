@@ -1,0 +1,134 @@
+"""``proofkit crasp eval|check|compile|rows``: the C-RASP tools on a user's own program file.
+
+A program file is data: parsed, never executed. Every error is an InputError (exit 2, one line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from . import analysis, comm
+from .interp import evaluate
+from .parser import load
+from .truth import DFA, LIBRARY, GroundTruth, Regex, exhaustive_check
+from .vector import accepts_prefixes
+
+
+def add_commands(sub: Any, parser_class: type) -> None:
+    c = sub.add_parser("crasp", help="C-RASP programs: eval, check, compile, rows")
+    cs = c.add_subparsers(dest="crasp_cmd", required=True, parser_class=parser_class)
+    s = cs.add_parser("eval", help="the value of every operation at every prefix of a string")
+    s.add_argument("program")
+    s.add_argument("--string", required=True)
+    s.add_argument("--json", action="store_true")
+    s = cs.add_parser("check", help="exhaustive agreement with a ground truth up to a length")
+    s.add_argument("program")
+    s.add_argument("--against", required=True,
+                   help="regex:PATTERN, library:NAME, or a DFA JSON file")
+    s.add_argument("--max-len", type=int, required=True)
+    s.add_argument("--json", action="store_true")
+    s = cs.add_parser("compile", help="compile to a Limit Transformer and check it against the interpreter")
+    s.add_argument("program")
+    s.add_argument("--check-len", type=int, default=8)
+    s.add_argument("--precision", choices=("exact", "float64"), default="exact")
+    s.add_argument("--out", help="write the weights as JSON")
+    s.add_argument("--json", action="store_true")
+    s = cs.add_parser("rows", help="one-way communication rows for N = 1..K")
+    s.add_argument("program")
+    s.add_argument("--N", type=int, required=True, dest="N")
+    s.add_argument("--json", action="store_true")
+
+
+def _len(value: int, field: str, limit: int) -> int:
+    if not 0 <= value <= limit:
+        raise InputError(field, f"an integer in [0, {limit}]", value)
+    return value
+
+
+def _truth(spec: str, alphabet: tuple[str, ...]) -> GroundTruth:
+    """The ground truth named by --against (never evaluated as code)."""
+    if spec.startswith("regex:"):
+        return Regex(spec[len("regex:"):], alphabet)
+    if spec.startswith("library:"):
+        name = spec[len("library:"):]
+        if name not in LIBRARY:
+            raise InputError("--against", "library:NAME with NAME one of " + ", ".join(sorted(LIBRARY)), name)
+        truth = LIBRARY[name]
+    else:
+        path = Path(spec)
+        if not path.is_file():
+            raise InputError("--against", "regex:PATTERN, library:NAME or an existing DFA JSON file", spec)
+        try:
+            truth = DFA.from_json(path.read_text())
+        except UnicodeDecodeError:
+            raise InputError("--against", "a UTF-8 JSON file", spec) from None
+    if truth.alphabet != alphabet:
+        raise InputError("--against", f"a ground truth over the program's alphabet {list(alphabet)}",
+                         list(truth.alphabet))
+    return truth
+
+
+def run(args: argparse.Namespace) -> tuple[int, Any, str]:
+    """(exit code, JSON object, text) for one crasp subcommand."""
+    program = load(args.program)
+    if args.crasp_cmd == "eval":
+        values = evaluate(program, args.string)
+        obj = {"program": args.program, "string": args.string, "accepts": bool(values[program.output][-1]),
+               "values": {k: [int(v) for v in vs] for k, vs in values.items()}}
+        width = max(len(k) for k in values)
+        lines = [f"{k.ljust(width)}  " + " ".join(str(int(v)) for v in vs) for k, vs in values.items()]
+        text = "\n".join([f"positions 0..{len(next(iter(values.values()))) - 1}"] + lines
+                         + [f"accepts: {obj['accepts']}"])
+        return 0, obj, text
+    if args.crasp_cmd == "check":
+        n = _len(args.max_len, "--max-len", 24)
+        truth = _truth(args.against, program.alphabet)
+        bad = exhaustive_check(lambda X: accepts_prefixes(program, X), truth, len(program.alphabet), n)
+        summary = analysis.summary(program)
+        obj = {"program": args.program, "against": args.against, "max_len": n, "agrees": bad is None,
+               "disagreement": None if bad is None else bad.text(program.alphabet),
+               "program_accepts": None if bad is None else bad.f_value,
+               "fragment": summary["fragment"], "depth": summary["depth"]}
+        text = (f"agrees with {args.against} on every prefix of every string of length <= {n}"
+                if bad is None else
+                f"DISAGREES on {bad.text(program.alphabet)!r} (shortest, then least): program "
+                f"{'accepts' if bad.f_value else 'rejects'}, ground truth "
+                f"{'accepts' if bad.truth_value else 'rejects'}")
+        return (0 if bad is None else 1), obj, text
+    if args.crasp_cmd == "rows":
+        top = _len(args.N, "--N", 12)
+        k = len(program.alphabet)
+        if k ** (2 * top) > 2 ** 24:
+            raise InputError("--N", f"at most alphabet_size^(2N) <= 2^24 strings (alphabet size {k})", top)
+        table = [{"N": N, "rows": comm.rows(lambda X: accepts_prefixes(program, X), k, N),
+                  "bound": comm.program_bound_for_ops(program.ops, N)} for N in range(1, top + 1)]
+        ok = all(r["rows"] <= r["bound"] for r in table)
+        obj = {"program": args.program, "rows": table, "within_bound": ok, "trend": comm.trend(table)}
+        text = "\n".join(f"N={r['N']}: rows {r['rows']} (program bound {r['bound']})" for r in table)
+        text += f"\ntrend: {obj['trend']}; {'within' if ok else 'EXCEEDS'} the program-level bound"
+        return (0 if ok else 1), obj, text
+    return _compile(program, args)
+
+
+def _compile(program: Any, args: argparse.Namespace) -> tuple[int, Any, str]:
+    from .compiler import check_against, compile_program
+
+    n = _len(args.check_len, "--check-len", 16)
+    network = compile_program(program)
+    mismatch = check_against(program, lambda X: accepts_prefixes(program, X), n, args.precision)
+    if args.out:
+        Path(args.out).write_text(network.to_json())
+    obj = {"program": args.program, "check_len": n, "precision": args.precision,
+           "agrees": mismatch is None, "mismatch": None if mismatch is None else str(mismatch),
+           "weights": args.out}
+    text = (f"compiled network agrees with the interpreter at every prefix of every string up to length {n} "
+            f"({args.precision})" if mismatch is None else f"MISMATCH: {mismatch}")
+    return (0 if mismatch is None else 1), obj, text
+
+
+def emit(obj: Any, text: str, as_json: bool) -> None:
+    print(json.dumps(obj, indent=1, default=str) if as_json else text)

@@ -1,0 +1,639 @@
+"""Independent ground-truth recognizers (catalog 002, sections 4 and 7.1), written without C-RASP.
+
+Every recognizer works on batches: ``X`` is an integer array of shape (B, n) holding symbol indices in
+alphabet order, and ``accepts_prefixes(X)`` returns a Boolean array of shape (B, n + 1) whose column k
+says whether the prefix ``X[:, :k]`` is accepted (column 0 is the empty string). This is the same
+per-prefix convention as the C-RASP interpreters (proofkit/crasp/ir.py: position 0 is the virtual start
+position), so a program and its ground truth can be compared at every prefix of every string.
+
+Regular languages are DFAs (missing transitions go to an implicit dead state); the counter languages
+(MAJORITY, DYCK-1, a^n b^n c^n, ...) are vectorized with numpy cumulative sums.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from proofkit.errors import InputError
+
+PrefixFn = Callable[[np.ndarray], np.ndarray]
+
+MAX_JSON_CHARS = 5_000_000
+MAX_REGEX_CHARS = 1000
+DFA_KEYS = ("alphabet", "states", "start", "accept", "delta")
+
+
+# ----------------------------------------------------------------------------------------------------
+# Batches of strings
+
+
+def check_symbols(X: Any, alphabet_size: int, field_name: str = "X") -> np.ndarray:
+    """Return X as a 2-D integer array with entries in [0, alphabet_size); InputError otherwise."""
+    arr = np.asarray(X)
+    if arr.ndim != 2:
+        raise InputError(field_name, "a 2-D array of symbol indices (batch, length)", arr.shape)
+    if arr.size == 0:
+        return arr.astype(np.int64)
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+        raise InputError(field_name, "an integer array of symbol indices", str(arr.dtype))
+    lo, hi = int(arr.min()), int(arr.max())
+    if lo < 0 or hi >= alphabet_size:
+        raise InputError(field_name, f"symbol indices in [0, {alphabet_size})", (lo, hi))
+    return arr
+
+
+def all_strings(alphabet_size: int, length: int, start: int = 0, stop: int | None = None) -> np.ndarray:
+    """All strings of one length in lexicographic order (rows start..stop-1), as an int64 array."""
+    if alphabet_size < 1:
+        raise InputError("alphabet_size", "an integer >= 1", alphabet_size)
+    if length < 0:
+        raise InputError("length", "an integer >= 0", length)
+    total = alphabet_size**length
+    stop = total if stop is None else min(stop, total)
+    idx = np.arange(start, stop, dtype=np.int64)
+    powers = alphabet_size ** np.arange(length - 1, -1, -1, dtype=np.int64)
+    return (idx[:, None] // powers[None, :]) % alphabet_size
+
+
+def iter_string_chunks(alphabet_size: int, length: int, chunk: int) -> Iterator[np.ndarray]:
+    """All strings of one length, lexicographically, in chunks of at most ``chunk`` rows."""
+    total = alphabet_size**length
+    for start in range(0, total, chunk):
+        yield all_strings(alphabet_size, length, start, start + chunk)
+
+
+def check_prefix_output(out: Any, batch: int, length: int, field_name: str) -> np.ndarray:
+    """Validate a prefix function's output: shape (batch, length + 1), converted to bool."""
+    arr = np.asarray(out)
+    if arr.shape != (batch, length + 1):
+        raise InputError(field_name, f"an array of shape ({batch}, {length + 1})", arr.shape)
+    return arr.astype(bool)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Ground truths
+
+
+class GroundTruth(ABC):
+    """A recognizer over a fixed alphabet with batched per-prefix acceptance (the common interface)."""
+
+    name: str
+    alphabet: tuple[str, ...]
+    table2_row: int | None
+    description: str
+
+    @abstractmethod
+    def accepts_prefixes(self, X: Any) -> np.ndarray:
+        """Acceptance of every prefix: bool (B, n + 1), column 0 = the empty prefix."""
+
+    def accepts_batch(self, X: Any) -> np.ndarray:
+        """Acceptance of each whole row of X: bool (B,)."""
+        return self.accepts_prefixes(X)[:, -1]
+
+    def encode(self, string: str | Sequence[str]) -> np.ndarray:
+        """Symbol indices of one string (a str is split into characters); InputError on a foreign symbol."""
+        index = {s: i for i, s in enumerate(self.alphabet)}
+        if isinstance(string, str) and any(len(s) != 1 for s in self.alphabet):
+            raise InputError("string", "a list of symbols (the alphabet has multi-character symbols)", string)
+        out = []
+        for sym in string:
+            if sym not in index:
+                raise InputError("string", f"symbols from {list(self.alphabet)}", sym)
+            out.append(index[sym])
+        return np.asarray(out, dtype=np.int64)
+
+    def decode(self, row: Sequence[int]) -> str:
+        """The string of one row of symbol indices (symbols concatenated)."""
+        return "".join(self.alphabet[int(i)] for i in row)
+
+    def accepts(self, string: str | Sequence[str]) -> bool:
+        """Whether one string (a str or a sequence of symbols) is accepted."""
+        return bool(self.accepts_batch(self.encode(string)[None, :])[0])
+
+
+def _check_alphabet(alphabet: Any, single_chars: bool = False) -> tuple[str, ...]:
+    """Validate an alphabet: a non-empty list/tuple of distinct non-empty strings."""
+    if not isinstance(alphabet, (list, tuple)) or not alphabet:
+        raise InputError("alphabet", "a non-empty list of symbols", alphabet)
+    for s in alphabet:
+        if not isinstance(s, str) or not s or (single_chars and len(s) != 1):
+            kind = "single-character strings" if single_chars else "non-empty strings"
+            raise InputError("alphabet", f"symbols that are {kind}", s)
+    if len(set(alphabet)) != len(alphabet):
+        raise InputError("alphabet", "distinct symbols", list(alphabet))
+    return tuple(alphabet)
+
+
+@dataclass(frozen=True, eq=True)
+class DFA(GroundTruth):
+    """A deterministic finite automaton; a missing transition goes to an implicit rejecting dead state."""
+
+    alphabet: tuple[str, ...]
+    states: tuple[str, ...]
+    start: str
+    accept: frozenset[str]
+    delta: Mapping[str, Mapping[str, str]]
+    name: str = field(default="dfa", compare=False)
+    table2_row: int | None = field(default=None, compare=False)
+    description: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        _check_alphabet(self.alphabet)
+        self._check_states()
+        if not isinstance(self.start, str) or self.start not in self.states:
+            raise InputError("start", f"one of the states {list(self.states)}", self.start)
+        for s in self.accept:
+            if s not in self.states:
+                raise InputError("accept", f"states from {list(self.states)}", s)
+        self._check_delta()
+        object.__setattr__(self, "_table", self._build_table())
+
+    def _check_states(self) -> None:
+        """States: a non-empty tuple of distinct strings."""
+        if not self.states or any(not isinstance(s, str) for s in self.states):
+            raise InputError("states", "a non-empty list of state names (strings)", self.states)
+        if len(set(self.states)) != len(self.states):
+            raise InputError("states", "distinct state names", list(self.states))
+
+    def _check_delta(self) -> None:
+        """Transitions: known source state, known symbol, known target state."""
+        if not isinstance(self.delta, Mapping):
+            raise InputError("delta", "an object {state: {symbol: state}}", type(self.delta).__name__)
+        for src, row in self.delta.items():
+            if src not in self.states:
+                raise InputError("delta", f"source states from {list(self.states)}", src)
+            if not isinstance(row, Mapping):
+                raise InputError(f"delta.{src}", "an object {symbol: state}", row)
+            for sym, dst in row.items():
+                if sym not in self.alphabet:
+                    raise InputError(f"delta.{src}", f"symbols from {list(self.alphabet)}", sym)
+                if not isinstance(dst, str) or dst not in self.states:
+                    raise InputError(f"delta.{src}.{sym}", f"one of the states {list(self.states)}", dst)
+
+    def _build_table(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """Dense transition table with the dead state as the last row, accepting mask, start index."""
+        n_states, k = len(self.states), len(self.alphabet)
+        sidx = {s: i for i, s in enumerate(self.states)}
+        aidx = {a: i for i, a in enumerate(self.alphabet)}
+        table = np.full((n_states + 1, k), n_states, dtype=np.int64)
+        for src, row in self.delta.items():
+            for sym, dst in row.items():
+                table[sidx[src], aidx[sym]] = sidx[dst]
+        acc = np.zeros(n_states + 1, dtype=bool)
+        for s in self.accept:
+            acc[sidx[s]] = True
+        return table, acc, sidx[self.start]
+
+    def accepts_prefixes(self, X: Any) -> np.ndarray:
+        """Run the DFA on every row at once, one column at a time."""
+        table, acc, start = self._table  # type: ignore[attr-defined]
+        X = check_symbols(X, len(self.alphabet))
+        B, n = X.shape
+        states = np.empty((B, n + 1), dtype=np.int64)
+        states[:, 0] = start
+        for t in range(n):
+            states[:, t + 1] = table[states[:, t], X[:, t]]
+        return acc[states]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form {"alphabet", "states", "start", "accept", "delta"}."""
+        return {
+            "alphabet": list(self.alphabet),
+            "states": list(self.states),
+            "start": self.start,
+            "accept": [s for s in self.states if s in self.accept],
+            "delta": {s: dict(self.delta[s]) for s in self.states if s in self.delta},
+        }
+
+    def to_json(self) -> str:
+        """Serialize to the JSON format read by from_json."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text_or_dict: str | Mapping[str, Any], **meta: Any) -> DFA:
+        """Parse and strictly validate a DFA from JSON text or an already-parsed dict."""
+        data = _parse_json_object(text_or_dict)
+        for key in data:
+            if key not in DFA_KEYS:
+                raise InputError(str(key), f"only the keys {list(DFA_KEYS)}", key)
+        for key in DFA_KEYS:
+            if key not in data:
+                raise InputError(key, "a required key of the DFA object", None)
+        states = _json_list(data["states"], "states")
+        accept = _hashable_list(_json_list(data["accept"], "accept"), "accept")
+        if len(set(accept)) != len(accept):
+            raise InputError("accept", "distinct states", accept)
+        delta = data["delta"]
+        if not isinstance(delta, dict):
+            raise InputError("delta", "an object {state: {symbol: state}}", delta)
+        return cls(
+            alphabet=_check_alphabet(_json_list(data["alphabet"], "alphabet")),
+            states=tuple(states),
+            start=data["start"],
+            accept=frozenset(accept),
+            delta={k: dict(v) if isinstance(v, dict) else v for k, v in delta.items()},
+            **meta,
+        )
+
+
+def _parse_json_object(text_or_dict: str | Mapping[str, Any]) -> Mapping[str, Any]:
+    """JSON text (bounded size) or a mapping -> a mapping; InputError field "dfa" otherwise."""
+    if isinstance(text_or_dict, Mapping):
+        return text_or_dict
+    if not isinstance(text_or_dict, str):
+        raise InputError("dfa", "JSON text or a dict", type(text_or_dict).__name__)
+    if len(text_or_dict) > MAX_JSON_CHARS:
+        raise InputError("dfa", f"JSON text of at most {MAX_JSON_CHARS} characters", len(text_or_dict))
+    try:
+        data = json.loads(text_or_dict)
+    except json.JSONDecodeError as exc:
+        raise InputError("dfa", "valid JSON", str(exc)) from None
+    if not isinstance(data, dict):
+        raise InputError("dfa", "a JSON object", type(data).__name__)
+    return data
+
+
+def _json_list(value: Any, field_name: str) -> list[Any]:
+    """A JSON array field; InputError naming the field otherwise."""
+    if not isinstance(value, list):
+        raise InputError(field_name, "a JSON array", value)
+    return value
+
+
+def _hashable_list(values: list[Any], field_name: str) -> list[str]:
+    """Elements that are strings (state names)."""
+    for v in values:
+        if not isinstance(v, str):
+            raise InputError(field_name, "state names (strings)", v)
+    return values
+
+
+@dataclass(frozen=True)
+class Regex(GroundTruth):
+    """A user regular expression over single-character symbols, matched with Python re.fullmatch.
+
+    Vectorized only by decoding each row (slow but independent of the DFA code). Python's backtracking
+    engine can be exponential on pathological patterns; keep patterns simple.
+    """
+
+    pattern: str
+    alphabet: tuple[str, ...]
+    name: str = field(default="regex", compare=False)
+    table2_row: int | None = field(default=None, compare=False)
+    description: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "alphabet", _check_alphabet(self.alphabet, single_chars=True))
+        if not isinstance(self.pattern, str):
+            raise InputError("regex", "a string", self.pattern)
+        if len(self.pattern) > MAX_REGEX_CHARS:
+            raise InputError("regex", f"a pattern of at most {MAX_REGEX_CHARS} characters", len(self.pattern))
+        try:
+            compiled = re.compile(self.pattern)
+        except re.error as exc:
+            raise InputError("regex", "a valid Python regular expression", str(exc)) from None
+        object.__setattr__(self, "_compiled", compiled)
+
+    def accepts_prefixes(self, X: Any) -> np.ndarray:
+        """Decode each row and fullmatch every prefix (memoized across rows)."""
+        X = check_symbols(X, len(self.alphabet))
+        B, n = X.shape
+        compiled = self._compiled  # type: ignore[attr-defined]
+        memo: dict[str, bool] = {}
+        out = np.zeros((B, n + 1), dtype=bool)
+        for b in range(B):
+            s = self.decode(X[b])
+            for k in range(n + 1):
+                p = s[:k]
+                hit = memo.get(p)
+                if hit is None:
+                    hit = memo[p] = compiled.fullmatch(p) is not None
+                out[b, k] = hit
+        return out
+
+
+@dataclass(frozen=True)
+class CounterTruth(GroundTruth):
+    """A recognizer given by a vectorized prefix function (counter languages via numpy cumsum)."""
+
+    name: str
+    alphabet: tuple[str, ...]
+    fn: PrefixFn = field(compare=False)
+    table2_row: int | None = None
+    description: str = ""
+
+    def accepts_prefixes(self, X: Any) -> np.ndarray:
+        """Validate X, then apply the prefix function."""
+        X = check_symbols(X, len(self.alphabet))
+        return check_prefix_output(self.fn(X), X.shape[0], X.shape[1], self.name)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Counter languages (vectorized)
+
+
+def prefix_counts(X: np.ndarray, symbol: int) -> np.ndarray:
+    """#symbol in every prefix: int (B, n + 1), column 0 = 0."""
+    B, n = X.shape
+    out = np.zeros((B, n + 1), dtype=np.int64)
+    np.cumsum(X == symbol, axis=1, out=out[:, 1:])
+    return out
+
+
+def majority_prefixes(X: np.ndarray) -> np.ndarray:
+    """MAJORITY over {a, b}: #a >= #b (the empty string is accepted)."""
+    return prefix_counts(X, 0) >= prefix_counts(X, 1)
+
+
+def dyck1_prefixes(X: np.ndarray) -> np.ndarray:
+    """DYCK-1 over {(, )}: every prefix has #( >= #) and the totals are equal (catalog finding 5)."""
+    bal = prefix_counts(X, 0) - prefix_counts(X, 1)
+    return (np.minimum.accumulate(bal, axis=1) >= 0) & (bal == 0)
+
+
+def sorted_prefixes(X: np.ndarray) -> np.ndarray:
+    """Whether each prefix is non-decreasing in symbol index (i.e. of the form a*b*c*...)."""
+    B, n = X.shape
+    out = np.ones((B, n + 1), dtype=bool)
+    if n >= 2:
+        out[:, 2:] = np.logical_and.accumulate(X[:, 1:] >= X[:, :-1], axis=1)
+    return out
+
+
+def blocks_equal_prefixes(X: np.ndarray, k: int) -> np.ndarray:
+    """a^n b^n ... over the first k letters: sorted blocks with equal counts (n >= 0)."""
+    ok = sorted_prefixes(X)
+    c0 = prefix_counts(X, 0)
+    for s in range(1, k):
+        ok &= prefix_counts(X, s) == c0
+    return ok
+
+
+def _counter(name: str, alphabet: str, fn: PrefixFn, description: str) -> CounterTruth:
+    """A CounterTruth over the characters of ``alphabet``."""
+    return CounterTruth(name=name, alphabet=tuple(alphabet), fn=fn, description=description)
+
+
+# ----------------------------------------------------------------------------------------------------
+# DFA builders for the regular languages
+
+
+def make_dfa(alphabet: str | Sequence[str], states: Sequence[str], start: str, accept: Sequence[str],
+             delta: Mapping[str, Mapping[str, str]], name: str, table2_row: int | None = None,
+             description: str = "") -> DFA:
+    """Build a DFA from compact literals (a str alphabet is split into characters)."""
+    return DFA(alphabet=tuple(alphabet), states=tuple(states), start=start, accept=frozenset(accept),
+               delta={k: dict(v) for k, v in delta.items()}, name=name, table2_row=table2_row,
+               description=description)
+
+
+def cycle_dfa(alphabet: str, word: str, name: str, table2_row: int | None, description: str) -> DFA:
+    """(word)*: a cycle through len(word) states, anything else dead."""
+    m = len(word)
+    states = [f"q{i}" for i in range(m)]
+    delta = {f"q{i}": {word[i]: f"q{(i + 1) % m}"} for i in range(m)}
+    return make_dfa(alphabet, states, "q0", ["q0"], delta, name, table2_row, description)
+
+
+def mod_dfa(alphabet: str, weights: Mapping[str, int], modulus: int, name: str,
+            table2_row: int | None, description: str) -> DFA:
+    """Accept iff the weighted symbol count is 0 mod ``modulus``."""
+    states = [f"r{i}" for i in range(modulus)]
+    delta = {f"r{i}": {a: f"r{(i + weights[a]) % modulus}" for a in alphabet} for i in range(modulus)}
+    return make_dfa(alphabet, states, "r0", ["r0"], delta, name, table2_row, description)
+
+
+def depth_dyck_dfa(depth: int, table2_row: int | None) -> DFA:
+    """D_depth over {a, b}: D_0 = {eps}, D_n = (a D_{n-1} b)*: balance stays in [0, depth], ends at 0."""
+    states = [f"d{i}" for i in range(depth + 1)]
+    delta: dict[str, dict[str, str]] = {}
+    for i in range(depth + 1):
+        row = {}
+        if i < depth:
+            row["a"] = f"d{i + 1}"
+        if i > 0:
+            row["b"] = f"d{i - 1}"
+        delta[f"d{i}"] = row
+    return make_dfa("ab", states, "d0", ["d0"], delta, f"D_{depth}", table2_row,
+                    f"depth-bounded Dyck D_{depth} = (a D_{depth - 1} b)*")
+
+
+def subsequence_dfa(alphabet: str, pattern: str, avoid: bool, name: str) -> DFA:
+    """Strings that contain (avoid=False) or avoid (avoid=True) ``pattern`` as a scattered subsequence."""
+    m = len(pattern)
+    states = [f"m{i}" for i in range(m + 1)]
+    delta: dict[str, dict[str, str]] = {}
+    for i in range(m + 1):
+        row = {}
+        for a in alphabet:
+            if i < m and a == pattern[i]:
+                if not (avoid and i == m - 1):
+                    row[a] = f"m{i + 1}"
+            else:
+                row[a] = f"m{i}"
+        delta[f"m{i}"] = row
+    accept = states[:m] if avoid else [states[m]]
+    verb = "avoiding" if avoid else "containing"
+    return make_dfa(alphabet, states, "m0", accept, delta, name, None,
+                    f"strings {verb} the subsequence {pattern!r}")
+
+
+def last_marker_dfa(alphabet: str, good: str, transparent: str, name: str, table2_row: int | None,
+                    description: str) -> DFA:
+    """Sigma* good transparent*: the last symbol outside ``transparent`` exists and equals ``good``."""
+    delta = {s: {a: ("y" if a == good else s if a == transparent else "n") for a in alphabet} for s in "ny"}
+    return make_dfa(alphabet, ["n", "y"], "n", ["y"], delta, name, table2_row, description)
+
+
+def _tomita_dfas() -> list[DFA]:
+    """Tomita 1..7 over {0, 1} (Table 2 rows 1..7); T3 is the catalog's section-4 DFA."""
+    t1 = make_dfa("01", ["q"], "q", ["q"], {"q": {"1": "q"}}, "Tomita1", 1, "1*")
+    t2 = cycle_dfa("01", "10", "Tomita2", 2, "(10)*")
+    t3 = make_dfa("01", ["s0", "s1", "s2", "s3"], "s0", ["s0", "s1", "s3"],
+                  {"s0": {"0": "s0", "1": "s1"}, "s1": {"1": "s0", "0": "s2"},
+                   "s2": {"0": "s3"}, "s3": {"0": "s2", "1": "s1"}},
+                  "Tomita3", 3, "no maximal odd run of 1s immediately followed by a maximal odd run of 0s")
+    t4 = make_dfa("01", ["z0", "z1", "z2"], "z0", ["z0", "z1", "z2"],
+                  {"z0": {"0": "z1", "1": "z0"}, "z1": {"0": "z2", "1": "z0"}, "z2": {"1": "z0"}},
+                  "Tomita4", 4, "no substring 000")
+    par = {f"p{z}{o}": {"0": f"p{1 - z}{o}", "1": f"p{z}{1 - o}"} for z in (0, 1) for o in (0, 1)}
+    t5 = make_dfa("01", list(par), "p00", ["p00"], par, "Tomita5", 5, "even #0 and even #1")
+    t6 = mod_dfa("01", {"0": 1, "1": -1}, 3, "Tomita6", 6, "#0 - #1 = 0 mod 3")
+    t7 = make_dfa("01", ["p0", "p1", "p2", "p3"], "p0", ["p0", "p1", "p2", "p3"],
+                  {"p0": {"0": "p0", "1": "p1"}, "p1": {"1": "p1", "0": "p2"},
+                   "p2": {"0": "p2", "1": "p3"}, "p3": {"1": "p3"}}, "Tomita7", 7, "0*1*0*1*")
+    return [t1, t2, t3, t4, t5, t6, t7]
+
+
+def _regular_dfas() -> list[DFA]:
+    """The remaining regular languages of catalog sections 4 and 7.1."""
+    out = [
+        make_dfa("ab", ["A", "B"], "A", ["A", "B"], {"A": {"a": "A", "b": "B"}, "B": {"b": "B"}},
+                 "a*b*", None, "a*b*"),
+        make_dfa("ab", ["s0", "s1", "s2"], "s0", ["s2"],
+                 {"s0": {"a": "s1"}, "s1": {"a": "s1", "b": "s2"}, "s2": {"b": "s2"}}, "a+b+", None, "a+b+"),
+    ]
+    out += [depth_dyck_dfa(d, row) for d, row in ((2, 8), (3, 9), (4, 10), (12, 11))]
+    out += [
+        cycle_dfa("ab", "aa", "(aa)*", None, "(aa)* over {a, b} (Lemma 11)"),
+        cycle_dfa("a", "aa", "(aa)*/unary", 12, "(aa)* over {a} (benchmark)"),
+        cycle_dfa("ab", "aaaa", "(aaaa)*", None, "(aaaa)* over {a, b}"),
+        cycle_dfa("a", "aaaa", "(aaaa)*/unary", 13, "(aaaa)* over {a} (benchmark)"),
+        cycle_dfa("ab", "abab", "(abab)*", 14, "(abab)*"),
+        _blocks_plus_dfa("abcde", "#15", 15),
+        make_dfa("abcd", ["L", "R"], "L", ["R"],
+                 {"L": {"a": "L", "b": "L", "d": "R"}, "R": {"b": "R", "c": "R"}}, "#16", 16,
+                 "{a,b}*d{b,c}*"),
+        last_marker_dfa("012", "0", "2", "#17", 17, "{0,1,2}*02*"),
+        make_dfa("ab", ["s0", "s1", "s2"], "s0", ["s2"],
+                 {"s0": {"a": "s1", "b": "s0"}, "s1": {"a": "s1", "b": "s2"}, "s2": {"a": "s2", "b": "s2"}},
+                 "Sigma*abSigma*", None, "contains the substring ab"),
+        last_marker_dfa("abe", "b", "e", "Sigma*be*", None, "{a,b,e}*be* (toy FlipFlop; = #17 renamed)"),
+        mod_dfa("01", {"0": 0, "1": 1}, 2, "PARITY", None, "even number of 1s over {0, 1}"),
+        subsequence_dfa("01", "1010", avoid=True, name="avoid-1010"),
+        subsequence_dfa("ab", "aab", avoid=False, name="subseq-aab"),
+    ]
+    return out
+
+
+def _blocks_plus_dfa(alphabet: str, name: str, table2_row: int | None) -> DFA:
+    """a+b+c+...: non-empty blocks of every letter in alphabet order (#15 = aa*bb*cc*dd*ee*)."""
+    delta: dict[str, dict[str, str]] = {"start": {alphabet[0]: alphabet[0]}}
+    for i, a in enumerate(alphabet):
+        delta[a] = {a: a}
+        if i + 1 < len(alphabet):
+            delta[a][alphabet[i + 1]] = alphabet[i + 1]
+    pattern = "".join(f"{a}{a}*" for a in alphabet)
+    return make_dfa(alphabet, ["start", *alphabet], "start", [alphabet[-1]], delta, name, table2_row, pattern)
+
+
+def _counter_truths() -> list[CounterTruth]:
+    """The non-regular counter languages (HYB24.T10 and the robustness variants)."""
+    return [
+        _counter("MAJORITY", "ab", majority_prefixes, "#a >= #b"),
+        _counter("DYCK-1", "()", dyck1_prefixes, "every prefix #( >= #), totals equal"),
+        _counter("a^nb^n", "ab", lambda X: blocks_equal_prefixes(X, 2), "a^n b^n, n >= 0"),
+        _counter("a^nb^nc^n", "abc", lambda X: blocks_equal_prefixes(X, 3), "a^n b^n c^n, n >= 0"),
+        _counter("a^nb^nc^nd^n", "abcd", lambda X: blocks_equal_prefixes(X, 4), "a^n b^n c^n d^n, n >= 0"),
+    ]
+
+
+def _build_library() -> dict[str, GroundTruth]:
+    """Name -> ground truth for every language of catalog sections 4 and 7.1."""
+    entries: list[GroundTruth] = [*_counter_truths(), *_tomita_dfas(), *_regular_dfas()]
+    return {e.name: e for e in entries}
+
+
+LIBRARY: dict[str, GroundTruth] = _build_library()
+
+
+def by_table2_row(row: int) -> GroundTruth:
+    """The LIBRARY entry for a Table-2 row number (1..17)."""
+    for truth in LIBRARY.values():
+        if truth.table2_row == row:
+            return truth
+    raise InputError("table2_row", "an integer in 1..17", row)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Exhaustive and sampled comparison
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A string on which two prefix-acceptance functions differ (shortest, then lexicographically least)."""
+
+    symbols: tuple[int, ...]
+    f_value: bool
+    truth_value: bool
+
+    @property
+    def length(self) -> int:
+        """Length of the disagreeing string."""
+        return len(self.symbols)
+
+    def text(self, alphabet: Sequence[str]) -> str:
+        """The disagreeing string spelled in ``alphabet``."""
+        return "".join(alphabet[i] for i in self.symbols)
+
+
+def as_prefix_fn(obj: Any, field_name: str) -> PrefixFn:
+    """A GroundTruth (its accepts_prefixes) or a plain callable, as a prefix function."""
+    method = getattr(obj, "accepts_prefixes", None)
+    if callable(method):
+        return method
+    if callable(obj):
+        return obj
+    raise InputError(field_name, "a callable X -> bool (B, n + 1) or an object with accepts_prefixes", obj)
+
+
+def _first_disagreement(X: np.ndarray, f: PrefixFn, t: PrefixFn) -> Disagreement | None:
+    """Shortest (then first-row) disagreement on one chunk; rows of X are in lexicographic order."""
+    B, n = X.shape
+    a = check_prefix_output(f(X), B, n, "f_prefixes")
+    b = check_prefix_output(t(X), B, n, "truth")
+    diff = a != b
+    cols = np.flatnonzero(diff.any(axis=0))
+    if cols.size == 0:
+        return None
+    k = int(cols[0])
+    r = int(np.argmax(diff[:, k]))
+    return Disagreement(tuple(int(v) for v in X[r, :k]), bool(a[r, k]), bool(b[r, k]))
+
+
+def _better(new: Disagreement | None, old: Disagreement | None) -> bool:
+    """Whether ``new`` is shorter, or equally long and lexicographically smaller, than ``old``."""
+    if new is None:
+        return False
+    return old is None or (new.length, new.symbols) < (old.length, old.symbols)
+
+
+def exhaustive_check(f_prefixes: Any, truth: Any, alphabet_size: int, max_len: int,
+                     chunk: int = 1 << 16) -> Disagreement | None:
+    """Compare on all strings of length <= max_len; return the shortest, then lexicographically least,
+    disagreeing string, or None. Strings of length max_len are evaluated at every prefix, which covers
+    all shorter strings."""
+    if max_len < 0:
+        raise InputError("max_len", "an integer >= 0", max_len)
+    f, t = as_prefix_fn(f_prefixes, "f_prefixes"), as_prefix_fn(truth, "truth")
+    best: Disagreement | None = None
+    for X in iter_string_chunks(alphabet_size, max_len, chunk):
+        found = _first_disagreement(X, f, t)
+        if _better(found, best):
+            best = found
+        if best is not None and best.length == 0:
+            break
+    return best
+
+
+def sample_check(f_prefixes: Any, truth: Any, alphabet_size: int, length: int, count: int, seed: int = 0,
+                 sampler: Callable[[np.random.Generator, int, int], np.ndarray] | None = None,
+                 chunk: int = 256) -> Disagreement | None:
+    """Compare on ``count`` random strings of one (long) length at every prefix; return the shortest,
+    then lexicographically least, disagreeing prefix found, or None. ``sampler(rng, batch, length)``
+    replaces uniform sampling (e.g. to draw near-members of a sparse language)."""
+    if length < 0 or count < 0:
+        raise InputError("length/count", "integers >= 0", (length, count))
+    if alphabet_size < 1:
+        raise InputError("alphabet_size", "an integer >= 1", alphabet_size)
+    f, t = as_prefix_fn(f_prefixes, "f_prefixes"), as_prefix_fn(truth, "truth")
+    rng = np.random.default_rng(seed)
+    best: Disagreement | None = None
+    for start in range(0, count, chunk):
+        b = min(chunk, count - start)
+        if sampler is None:
+            X = rng.integers(0, alphabet_size, size=(b, length), dtype=np.int64)
+        else:
+            X = check_symbols(sampler(rng, b, length), alphabet_size, "sampler")
+        X = X[np.lexsort(X.T[::-1])] if length else X
+        found = _first_disagreement(X, f, t)
+        if _better(found, best):
+            best = found
+    return best

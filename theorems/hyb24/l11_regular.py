@@ -1,0 +1,77 @@
+"""HYB24.L11: regular languages and C-RASP: (aa)* needs periodic predicates, piecewise-testable
+languages are in C-RASP[], and PARITY / Sigma*be* are not expressible (Huang et al. 2024, Lemma 11)."""
+
+from pathlib import Path
+
+import sympy as sp
+
+from proofkit.crasp.checks import agreement, length_for, truth_rows
+from proofkit.crasp.truth import LIBRARY
+from proofkit.params import Param, ParamSpace
+from proofkit.spec import Assumption, Computed, PaperRef, Theorem
+from proofkit.verdict import Verdict
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def member(file, fragment):
+    return lambda p: agreement(PROGRAMS, file, p["binary_len"], fragment)
+
+
+def constant_rows(name):
+    """Regular languages have O(1) rows, so Theorem 12 cannot witness non-expressibility: inconclusive."""
+    def run(p):
+        top = max(1, length_for(len(LIBRARY[name].alphabet), 2 * p["N"]) // 2)  # same string count
+        r = truth_rows(name, range(1, top + 1))
+        return (Verdict.INCONCLUSIVE, str(r),
+                f"one-way rows {r} for N = 1..{top} are constant, as for every regular language, so the "
+                f"communication bound cannot decide it; the paper's proof (Lemmas 40/41, Krebs 2008) is "
+                f"cited, not executed")
+    return run
+
+
+THEOREM = Theorem(
+    id="HYB24.L11",
+    title="Regular languages: (aa)* in C-RASP[periodic], piecewise testable in C-RASP[], PARITY and "
+          "Sigma*be* not in C-RASP[periodic,local]",
+    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 4, Lemma 11 (= Lemma 29); App. C.2.3, "
+                   "C.1.4-C.1.5", "", "huang2024formal"),
+    statement=sp.Symbol("aa_star_periodic") & sp.Symbol("PT_in_CRASP") & ~sp.Symbol("PARITY_in_CRASP"),
+    params=ParamSpace((
+        Param("binary_len", int, 20, "exhaustive length for binary alphabets", min=1, max=24),
+        Param("N", int, 8, "largest split N for the communication rows", min=1, max=12),
+    )),
+    assumptions=(
+        Assumption("periodic", "periodic positional predicates are available",
+                   note="dropping it: (aa)* has no C-RASP[] program (Lemma 37, cited; the Lemma-37 "
+                        "eventual-constancy certificate is not implemented yet)"),
+        Assumption("local", "local counts are available",
+                   note="dropping it: Tomita 4 and Sigma*abSigma* have local programs but none in C-RASP[] "
+                        "(Krebs 2008, cited)"),
+    ),
+    claims=(
+        Computed("(aa)* in C-RASP[periodic] over {a,b}", "conclusion", "Lemma 11 (2); App. C.2.3",
+                 "L := #Q(b) == 0 and mod(2, 0)", member("aa_star.crasp", "[periodic]")),
+        Computed("(aa)* in C-RASP[periodic] over {a}", "conclusion", "benchmark alphabet",
+                 "L := mod(2, 0)", member("aa_star_unary.crasp", "[periodic]")),
+        Computed("subsequence aab in C-RASP[]", "conclusion", "Lemma 11 (4); App. C.1.4",
+                 "strict-past chain E1, E2, E3", member("subseq_aab.crasp", "[]")),
+        Computed("avoiding subsequence 1010 (Tomita 7) in C-RASP[]", "conclusion", "Lemma 11 (4); C.1.5",
+                 "strict-past chain E1..E4, #E4 == 0", member("tomita7_pt.crasp", "[]")),
+        Computed("PARITY not in C-RASP[periodic,local]", "identification", "Lemma 11 (1); L40/L41",
+                 "no program decides PARITY", constant_rows("PARITY")),
+        Computed("Sigma*be* not in C-RASP[periodic,local]", "identification", "Lemma 11 (3); #17",
+                 "no program decides Sigma*be*", constant_rows("Sigma*be*")),
+        Computed("control: (aa)* program without mod(2,0) is (aa)*", "control", "deliberately false",
+                 "L := #Q(b) == 0 decides (aa)*", member("aa_star_no_period.crasp", None)),
+    ),
+    expect={
+        "(aa)* in C-RASP[periodic] over {a,b}": Verdict.CONFIRMED,
+        "(aa)* in C-RASP[periodic] over {a}": Verdict.CONFIRMED,
+        "subsequence aab in C-RASP[]": Verdict.CONFIRMED,
+        "avoiding subsequence 1010 (Tomita 7) in C-RASP[]": Verdict.CONFIRMED,
+        "PARITY not in C-RASP[periodic,local]": Verdict.INCONCLUSIVE,
+        "Sigma*be* not in C-RASP[periodic,local]": Verdict.INCONCLUSIVE,
+        "control: (aa)* program without mod(2,0) is (aa)*": Verdict.REFUTED,
+    },
+)

@@ -1,0 +1,69 @@
+"""HYB24.T10: MAJORITY, DYCK-1 and a^n b^n c^n are definable in C-RASP[] (Huang et al. 2024, Thm 10)."""
+
+from pathlib import Path
+
+import sympy as sp
+
+from proofkit.crasp.checks import agreement, rows_match
+from proofkit.params import Param, ParamSpace
+from proofkit.spec import Assumption, Computed, PaperRef, Theorem
+from proofkit.verdict import Verdict
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def member(file, fragment="[]"):
+    return lambda p: agreement(PROGRAMS, file, p["binary_len"], fragment)
+
+
+def mutant_rejected(p):
+    """Control: DYCK-1 without the depth-2 violation count is claimed to be DYCK-1 (false)."""
+    return agreement(PROGRAMS, "dyck1_mutant.crasp", p["binary_len"])
+
+
+THEOREM = Theorem(
+    id="HYB24.T10",
+    title="MAJORITY, DYCK-1 and a^n b^n c^n are in C-RASP[] (so NoPE transformers length-generalize)",
+    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 4, Theorem 10; App. C.1", "",
+                   "huang2024formal"),
+    statement=sp.Symbol("MAJORITY") & sp.Symbol("DYCK1") & sp.Symbol("anbncn"),
+    params=ParamSpace((
+        Param("binary_len", int, 20, "exhaustive length for binary alphabets (others: same string count)",
+              min=1, max=24),
+        Param("N", int, 8, "largest split N for the communication rows", min=1, max=12),
+    )),
+    assumptions=(
+        Assumption("nested-counts", "programs may count a counted predicate (depth 2)",
+                   note="the control claim shows depth 1 does not suffice for DYCK-1 (')(' accepted)"),
+    ),
+    claims=(
+        Computed("MAJORITY in C-RASP[]", "conclusion", "Thm 10 (1)",
+                 "M := #Q(b) <= #Q(a) decides #a >= #b", member("majority.crasp")),
+        Computed("DYCK-1 in C-RASP[]", "conclusion", "Thm 10 (2); App. C.1.2",
+                 "V := #Q(() < #Q()); D := #V == 0 and #Q(() == #Q()) decides DYCK-1", member("dyck1.crasp")),
+        Computed("a^n b^n c^n in C-RASP[]", "conclusion", "Thm 10 (3) [RECON]",
+                 "no a after b/c, no b after c, equal counts", member("anbncn.crasp")),
+        Computed("a^n b^n in C-RASP[]", "identification", "robustness variant",
+                 "analogous program without c", member("anbn.crasp")),
+        Computed("a^n b^n c^n d^n in C-RASP[]", "identification", "robustness variant",
+                 "analogous program with d", member("anbncndn.crasp")),
+        Computed("MAJORITY rows = N + 1", "identification", "catalog T10 reference values",
+                 "one-way rows of MAJORITY at split N equal N + 1 (and obey the T12 bound)",
+                 lambda p: rows_match(PROGRAMS, "majority.crasp", range(1, p["N"] + 1), lambda N: N + 1)),
+        Computed("DYCK-1 rows = floor(N/2) + 2", "identification", "catalog T10 reference values",
+                 "one-way rows of DYCK-1 at split N equal floor(N/2) + 2",
+                 lambda p: rows_match(PROGRAMS, "dyck1.crasp", range(1, p["N"] + 1), lambda N: N // 2 + 2)),
+        Computed("control: depth-1 program decides DYCK-1", "control", "deliberately false",
+                 "D := #Q(() == #Q()) decides DYCK-1", mutant_rejected),
+    ),
+    expect={
+        "MAJORITY in C-RASP[]": Verdict.CONFIRMED,
+        "DYCK-1 in C-RASP[]": Verdict.CONFIRMED,
+        "a^n b^n c^n in C-RASP[]": Verdict.CONFIRMED,
+        "a^n b^n in C-RASP[]": Verdict.CONFIRMED,
+        "a^n b^n c^n d^n in C-RASP[]": Verdict.CONFIRMED,
+        "MAJORITY rows = N + 1": Verdict.CERTIFIED,
+        "DYCK-1 rows = floor(N/2) + 2": Verdict.CERTIFIED,
+        "control: depth-1 program decides DYCK-1": Verdict.REFUTED,
+    },
+)
