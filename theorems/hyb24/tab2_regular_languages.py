@@ -1,0 +1,77 @@
+"""HYB24.TAB2: Table 2 of Huang et al. 2024, row by row: the 17 regular languages of Bhattamishra et al.
+(2020), whether a C-RASP[] / C-RASP[periodic,local] program exists, and the reported outcomes."""
+
+from pathlib import Path
+
+import sympy as sp
+
+from proofkit.crasp import analysis
+from proofkit.crasp.checks import agreement, entry, length_for, truth_rows
+from proofkit.crasp.truth import LIBRARY
+from proofkit.params import Param, ParamSpace
+from proofkit.spec import Computed, PaperRef, Theorem
+from proofkit.verdict import Verdict
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+# (row, ground truth, program file or None, paper: C-RASP[], C-RASP[periodic,local], reported APE, NoPE)
+# Theory columns and reported outcomes as reconstructed in catalog 002 section 7.1.
+ROWS = (
+    (1, "Tomita1", "tomita1.crasp", True, True, "yes", "yes"),
+    (2, "Tomita2", "tomita2.crasp", True, True, "yes", "yes"),
+    (3, "Tomita3", None, False, False, "no", "no"),
+    (4, "Tomita4", "tomita4.crasp", False, True, "yes", "predicted no"),
+    (5, "Tomita5", None, False, False, "no", "no"),
+    (6, "Tomita6", None, False, False, "no", "no"),
+    (7, "Tomita7", "tomita7_pt.crasp", True, True, "yes", "yes"),
+    (8, "D_2", "d2.crasp", True, True, "yes", "yes"),
+    (9, "D_3", "d3.crasp", True, True, "yes", "yes"),
+    (10, "D_4", "d4.crasp", True, True, "yes", "yes"),
+    (11, "D_12", "d12.crasp", True, True, "yes", "yes"),
+    (12, "(aa)*/unary", "aa_star_unary.crasp", False, True, "yes", "predicted no"),
+    (13, "(aaaa)*/unary", "aaaa_star_unary.crasp", False, True, "yes", "predicted no"),
+    (14, "(abab)*", "abab_star.crasp", False, True, "yes", "predicted no"),
+    (15, "#15", "lang15.crasp", True, True, "yes", "yes"),
+    (16, "#16", "lang16.crasp", True, True, "yes", "yes"),
+    (17, "#17", None, False, False, "no", "no"),
+)
+CITED = {3: "Lemma-38-style argument / Krebs (2008)", 5: "as PARITY (Lemma 41) + morphism (Lemma 42)",
+         6: "MOD3 + morphism (Lemma 42)", 17: "Lemmas 35/36 (Krebs)"}
+
+
+def row_claim(row, truth, file, in_plain, in_pl, ape, nope):
+    def run(p):
+        reported = (f"paper: C-RASP[] {'yes' if in_plain else 'no'}, "
+                    f"C-RASP[p,l] {'yes' if in_pl else 'no'}; reported APE {ape}, NoPE {nope}")
+        if file is None:
+            k = len(LIBRARY[truth].alphabet)
+            r = truth_rows(truth, range(1, max(1, length_for(k, 2 * p["N"]) // 2) + 1))
+            return (Verdict.INCONCLUSIVE, str(r),
+                    f"{reported}. No program: non-membership is cited ({CITED[row]}), not executed; one-way "
+                    f"rows {r} are bounded, as for every regular language, so they cannot decide it")
+        v, _, how = agreement(PROGRAMS, file, p["binary_len"])
+        frag = analysis.fragment(entry(PROGRAMS, file).program)
+        consistent = (frag == "[]") if in_plain else (in_pl and frag != "[]")
+        if v == Verdict.REFUTED or not consistent:
+            return Verdict.REFUTED, frag, f"{reported}. Toolkit: {how}; fragment {frag} is inconsistent"
+        extra = "" if in_plain else "; C-RASP[] non-membership is cited (Krebs 2008 / Lemma 37), not executed"
+        return Verdict.CONFIRMED, frag, f"{reported}. Toolkit: {how}{extra}"
+    return run
+
+
+THEOREM = Theorem(
+    id="HYB24.TAB2",
+    title="Table 2: the 17 regular languages, C-RASP programs and reported length generalization",
+    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 6, Table 2; Fig. 1", "", "huang2024formal"),
+    statement=sp.Symbol("APE_success") >> sp.Symbol("in_CRASP_periodic_local"),
+    params=ParamSpace((
+        Param("binary_len", int, 20, "exhaustive length for binary alphabets", min=1, max=24),
+        Param("N", int, 6, "largest split N for the row counts of rows without a program", min=1, max=10),
+    )),
+    assumptions=(),
+    claims=tuple(Computed(f"row {r[0]}: {r[1]}", "conclusion", "Table 2",
+                          f"{r[1]}: a program in C-RASP"
+                          + ("[]" if r[3] else "[periodic,local]" if r[4] else " does not exist"),
+                          row_claim(*r)) for r in ROWS),
+    expect={f"row {r[0]}: {r[1]}": (Verdict.CONFIRMED if r[2] else Verdict.INCONCLUSIVE) for r in ROWS},
+)
