@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--param", required=True)
     s.add_argument("--values", required=True)
     common(s)
+    s = sub.add_parser("report", help="the paper tables reproduced row by row (theorems *.TAB*)")
+    s.add_argument("ids", nargs="*")
+    s.add_argument("--json", action="store_true")
     from .crasp.cli import add_commands
 
     add_commands(sub, _Parser)
@@ -194,6 +197,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if res.reproduces else 1
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from .check import check
+
+    thms = [registry.get(i) for i in args.ids] or [t for t in registry.load_all().values() if ".TAB" in t.id]
+    results = [check(t) for t in thms]
+    obj = [{"id": r.id, "title": t.title, "rows": [c.as_dict() for c in r.claims]}
+           for t, r in zip(thms, results)]
+    _emit(args, obj, "\n\n".join(report.table_rows(t, r) for t, r in zip(thms, results)))
+    return 0 if all(r.as_expected() for r in results) else 1
+
+
 def cmd_crasp(args: argparse.Namespace) -> int:
     from .crasp.cli import emit, run
 
@@ -205,7 +219,8 @@ def cmd_crasp(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     handler = {"list": cmd_list, "show": cmd_show, "check": cmd_check, "falsify": cmd_falsify,
-               "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp}[args.cmd]
+               "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp,
+               "report": cmd_report}[args.cmd]
     try:
         return handler(args)
     except InputError as exc:

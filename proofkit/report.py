@@ -60,3 +60,11 @@ def show(thm: Theorem) -> str:
     for p in thm.params.params:
         out.append(f"    {p.name} = {p.default!r}  ({p.allowed()}) {p.help}")
     return "\n".join(out)
+
+
+def table_rows(thm: Theorem, r: TheoremResult) -> str:
+    """A paper table reproduced row by row: the row, the toolkit's verdict and its evidence."""
+    out = [f"{thm.id}: {thm.title}  [{thm.paper}]"]
+    for c in r.claims:
+        out.append(f"  {c.name:32s} {str(c.verdict):12s} {c.how}")
+    return "\n".join(out)
