@@ -1,0 +1,470 @@
+"""Explicit Limit Transformer (Huang et al. 2024, Def. 2; catalog 002 sections 1.2 and HYB24.D2/D3).
+
+A network is stored with all of its weights: token embeddings E (one per symbol plus the SOS), a periodic
+positional block p_0..p_{Delta-1} (token k at offset o reads p_{(k+o) mod Delta}), layers of attention heads
+(K, Q, V and a translation-invariant local positional term phi given as ``{k - j: value}``) each followed by
+an MLP (A, b, B, one activation per hidden unit, ``relu`` or ``heaviside`` with H(z) = 1 iff z >= 0), and an
+unembedding U whose last row is the acceptance logit (accept iff > 0).
+
+Forward pass, catalog eqs. (1)-(4): y_k = E[x_k] + p_{k+o}; for every head the logit of key j <= k at query k
+is (K y_j) . (Q y_k) + phi(k - j); softmax weights are base^{logit} with base N = n + 1 (log-N scaling) or a
+fixed base; residual connections around attention and MLP. Matrices are sparse because every compiler gadget
+touches a handful of dimensions; the evaluation is incremental (one position at a time, causal), so the same
+code serves whole-string runs and prefix-tree searches.
+
+Arithmetic modes: ``exact`` (Python int / ``fractions.Fraction``; every logit must be an integer so that
+base^{logit} is an exact rational), ``float64`` (Python floats; softmax shifted by the max logit) and, in
+exact mode, optional rounding of every residual-stream coordinate to ``round_bits`` fractional bits after each
+sublayer (the fixed-point model behind ``compiler.precision_needed``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+Num = int | Fraction | float
+MODES = ("exact", "float64")
+ACTIVATIONS = ("relu", "heaviside")
+
+
+def _q(x: Any) -> Fraction:
+    """Exact rational from int, Fraction or a decimal/rational string (floats refused: weights are exact)."""
+    if isinstance(x, float):
+        raise TypeError("network weights are exact rationals; got a float")
+    return Fraction(x)
+
+
+def _qstr(x: Fraction) -> str:
+    """Rational as a JSON-safe string: '3', '-1/3'."""
+    return str(Fraction(x))
+
+
+@dataclass
+class Mat:
+    """Sparse rows x cols matrix of exact rationals; zero entries are never stored."""
+
+    rows: int
+    cols: int
+    entries: dict[tuple[int, int], Fraction] = field(default_factory=dict)
+
+    def add(self, r: int, c: int, v: Any) -> None:
+        """Accumulate v into entry (r, c) (so repeated operands such as le(x, x) cancel correctly)."""
+        if not (0 <= r < self.rows and 0 <= c < self.cols):
+            raise IndexError(f"entry ({r}, {c}) outside a {self.rows}x{self.cols} matrix")
+        val = self.entries.get((r, c), Fraction(0)) + _q(v)
+        if val:
+            self.entries[(r, c)] = val
+        else:
+            self.entries.pop((r, c), None)
+
+    def row_items(self) -> list[tuple[int, list[tuple[int, Fraction]]]]:
+        """Nonzero rows as (row, [(col, value), ...]) sorted by row then column."""
+        out: dict[int, list[tuple[int, Fraction]]] = {}
+        for (r, c), v in sorted(self.entries.items()):
+            out.setdefault(r, []).append((c, v))
+        return sorted(out.items())
+
+    def dense(self) -> list[list[Fraction]]:
+        """Dense copy (for inspection and structural checks)."""
+        m = [[Fraction(0)] * self.cols for _ in range(self.rows)]
+        for (r, c), v in self.entries.items():
+            m[r][c] = v
+        return m
+
+    def to_obj(self) -> dict[str, Any]:
+        """JSON-ready form: shape plus [row, col, 'p/q'] triples."""
+        return {"shape": [self.rows, self.cols],
+                "entries": [[r, c, _qstr(v)] for (r, c), v in sorted(self.entries.items())]}
+
+    @staticmethod
+    def from_obj(obj: dict[str, Any]) -> Mat:
+        """Inverse of to_obj."""
+        m = Mat(int(obj["shape"][0]), int(obj["shape"][1]))
+        for r, c, v in obj["entries"]:
+            m.add(int(r), int(c), Fraction(v))
+        return m
+
+
+@dataclass
+class Head:
+    """One attention head: logit(k, j) = (K y_j).(Q y_k) + phi[k - j]; output V-weighted softmax average."""
+
+    K: Mat
+    Q: Mat
+    V: Mat
+    phi: dict[int, Fraction] = field(default_factory=dict)
+
+    @property
+    def uniform(self) -> bool:
+        """True when every logit is 0 (no content or positional term): the head averages its values."""
+        return (not self.K.entries or not self.Q.entries) and not any(self.phi.values())
+
+    def to_obj(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"K": self.K.to_obj(), "Q": self.Q.to_obj(), "V": self.V.to_obj(),
+                "phi": {str(c): _qstr(v) for c, v in sorted(self.phi.items())}}
+
+    @staticmethod
+    def from_obj(obj: dict[str, Any]) -> Head:
+        """Inverse of to_obj."""
+        return Head(Mat.from_obj(obj["K"]), Mat.from_obj(obj["Q"]), Mat.from_obj(obj["V"]),
+                    {int(c): Fraction(v) for c, v in obj["phi"].items()})
+
+
+@dataclass
+class MLP:
+    """y + B act(A y + b), one activation name per hidden unit."""
+
+    A: Mat
+    b: list[Fraction]
+    B: Mat
+    act: list[str]
+
+    def __post_init__(self) -> None:
+        """Check shapes and activation names once, at construction."""
+        h = self.A.rows
+        if len(self.b) != h or len(self.act) != h or self.B.cols != h:
+            raise ValueError("MLP shapes disagree")
+        bad = [a for a in self.act if a not in ACTIVATIONS]
+        if bad:
+            raise ValueError(f"unknown activation {bad[0]!r}")
+
+    def to_obj(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"A": self.A.to_obj(), "b": [_qstr(v) for v in self.b], "B": self.B.to_obj(),
+                "act": list(self.act)}
+
+    @staticmethod
+    def from_obj(obj: dict[str, Any]) -> MLP:
+        """Inverse of to_obj."""
+        return MLP(Mat.from_obj(obj["A"]), [Fraction(v) for v in obj["b"]], Mat.from_obj(obj["B"]),
+                   list(obj["act"]))
+
+
+@dataclass
+class Layer:
+    """Attention heads (all reading the previous stream) then an optional MLP."""
+
+    heads: list[Head] = field(default_factory=list)
+    mlp: MLP | None = None
+
+
+@dataclass
+class Network:
+    """A Limit Transformer with explicit weights; ``base`` None means log-N scaling (base N = n + 1)."""
+
+    alphabet: tuple[str, ...]
+    dims: list[str]
+    E: list[dict[int, Fraction]]
+    pos: list[dict[int, Fraction]]
+    layers: list[Layer]
+    U: Mat
+    base: int | None = None
+    offset: int = 0
+    meta: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def d(self) -> int:
+        """Residual-stream width."""
+        return len(self.dims)
+
+    @property
+    def period(self) -> int:
+        """Delta: the positional block has period len(pos) by construction."""
+        return len(self.pos)
+
+    @property
+    def sos(self) -> int:
+        """Token index of the start symbol (after the alphabet)."""
+        return len(self.alphabet)
+
+    def length_independent(self) -> bool:
+        """True when outputs cannot depend on N: fixed base, or every head uniform (N^0 = 1)."""
+        return self.base is not None or all(h.uniform for lay in self.layers for h in lay.heads)
+
+    def is_nope(self) -> bool:
+        """No positional information at all: zero positional block and no phi terms (Thm 9, NoPE case)."""
+        return (all(not p for p in self.pos)
+                and not any(any(h.phi.values()) for lay in self.layers for h in lay.heads))
+
+    def encode(self, word: Sequence[str]) -> list[int]:
+        """Symbol sequence -> token indices (the SOS is added by the forward pass)."""
+        idx = {s: i for i, s in enumerate(self.alphabet)}
+        return [idx[s] for s in word]
+
+    def to_json(self) -> str:
+        """All weights as JSON, numbers as exact decimal/rational strings."""
+        obj = {"format": "proofkit-limit-transformer-1", "alphabet": list(self.alphabet), "dims": self.dims,
+               "E": [_vec_obj(v) for v in self.E], "pos": [_vec_obj(v) for v in self.pos],
+               "layers": [{"heads": [h.to_obj() for h in lay.heads],
+                           "mlp": lay.mlp.to_obj() if lay.mlp else None} for lay in self.layers],
+               "U": self.U.to_obj(), "base": self.base, "offset": self.offset, "meta": self.meta}
+        return json.dumps(obj, indent=1, sort_keys=True)
+
+    @staticmethod
+    def from_json(text: str) -> Network:
+        """Inverse of to_json."""
+        obj = json.loads(text)
+        if obj.get("format") != "proofkit-limit-transformer-1":
+            raise ValueError("not a proofkit Limit Transformer JSON document")
+        layers = [Layer([Head.from_obj(h) for h in lay["heads"]],
+                        MLP.from_obj(lay["mlp"]) if lay["mlp"] else None) for lay in obj["layers"]]
+        return Network(tuple(obj["alphabet"]), list(obj["dims"]), [_vec_from(v) for v in obj["E"]],
+                       [_vec_from(v) for v in obj["pos"]], layers, Mat.from_obj(obj["U"]),
+                       obj["base"], int(obj["offset"]), dict(obj["meta"]))
+
+
+def _vec_obj(v: dict[int, Fraction]) -> dict[str, str]:
+    """Sparse vector -> {'dim': 'p/q'}."""
+    return {str(i): _qstr(x) for i, x in sorted(v.items()) if x}
+
+
+def _vec_from(obj: dict[str, str]) -> dict[int, Fraction]:
+    """Inverse of _vec_obj."""
+    return {int(i): Fraction(x) for i, x in obj.items()}
+
+
+def to_json(net: Network) -> str:
+    """Module-level alias of Network.to_json."""
+    return net.to_json()
+
+
+def from_json(text: str) -> Network:
+    """Module-level alias of Network.from_json."""
+    return Network.from_json(text)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Prepared (mode-specific) weights and the incremental forward pass
+# ----------------------------------------------------------------------------------------------------------
+
+Row = tuple[tuple[int, Num], ...]
+
+
+def _conv(mode: str):
+    """Number conversion for a mode: exact keeps integers as int (fast path), float64 uses float."""
+    if mode == "float64":
+        return float
+    if mode == "exact":
+        return lambda x: int(x) if Fraction(x).denominator == 1 else Fraction(x)
+    raise ValueError(f"unknown mode {mode!r}; expected one of {MODES}")
+
+
+@dataclass
+class _PHead:
+    uniform: bool
+    K: list[Row]
+    Q: list[Row]
+    V: list[tuple[int, Row]]
+    phi: dict[int, Num]
+
+
+@dataclass
+class _PMLP:
+    units: list[tuple[Num, Row, bool]]          # (bias, A row, is_heaviside)
+    outs: list[list[tuple[int, Num]]]          # per unit: (stream row, B value)
+
+
+def _prepare(net: Network, mode: str) -> list[tuple[list[_PHead], _PMLP | None]]:
+    """Convert the sparse exact weights into per-mode row lists once per run."""
+    cv = _conv(mode)
+
+    def rows(m: Mat) -> list[Row]:
+        dense_rows = dict(m.row_items())
+        return [tuple((c, cv(v)) for c, v in dense_rows.get(r, [])) for r in range(m.rows)]
+
+    out = []
+    for lay in net.layers:
+        heads = [_PHead(h.uniform, rows(h.K), rows(h.Q),
+                        [(r, tuple((c, cv(v)) for c, v in items)) for r, items in h.V.row_items()],
+                        {c: cv(v) for c, v in h.phi.items() if v}) for h in lay.heads]
+        mlp = None
+        if lay.mlp is not None:
+            a_rows = rows(lay.mlp.A)
+            units = [(cv(lay.mlp.b[u]), a_rows[u], lay.mlp.act[u] == "heaviside") for u in range(len(a_rows))]
+            outs: list[list[tuple[int, Num]]] = [[] for _ in units]
+            for (r, u), v in sorted(lay.mlp.B.entries.items()):
+                outs[u].append((r, cv(v)))
+            mlp = _PMLP(units, outs)
+        out.append((heads, mlp))
+    return out
+
+
+def _dot(row: Row, y: list[Num]) -> Num:
+    """Sparse row . dense vector."""
+    s: Num = 0
+    for c, w in row:
+        s += w * y[c]
+    return s
+
+
+class Stepper:
+    """Causal forward pass one token at a time: ``push`` returns the new position's verdict, ``pop`` undoes.
+
+    length: the N of log-N scaling (needed unless the network is length-independent); offset: positional
+    offset o (token k reads p_{k+o}); round_bits: exact mode only, round every stream coordinate to that many
+    fractional bits after each sublayer; record: keep every layer's stream for ``trace``.
+    """
+
+    def __init__(self, net: Network, mode: str = "exact", length: int | None = None,
+                 offset: int | None = None, round_bits: int | None = None, record: bool = False) -> None:
+        if round_bits is not None and mode != "exact":
+            raise ValueError("round_bits applies to exact mode (fixed-point model)")
+        self.net, self.mode, self.round_bits, self.record = net, mode, round_bits, record
+        self.offset = net.offset if offset is None else offset
+        base = net.base if net.base is not None else length
+        if base is None:
+            if not net.length_independent():
+                raise ValueError("log-N scaling needs the input length N")
+            base = 2
+        self.base = float(base) if mode == "float64" else int(base)
+        self.cv = _conv(mode)
+        self.layers = _prepare(net, mode)
+        self.E = [self._vec(v) for v in net.E]
+        self.pos = [self._vec(v) for v in net.pos] or [[self.cv(0)] * net.d]
+        self.U = [tuple((c, self.cv(v)) for c, v in items) for _, items in net.U.row_items()]
+        self.U_last = self._u_last()
+        # per layer, per head: list over positions of (key, value) or prefix sums of values
+        self.cache: list[list[list[Any]]] = [[[] for _ in heads] for heads, _ in self.layers]
+        self.streams: list[list[list[Num]]] = []
+        self.accepts: list[bool] = []
+
+    def _vec(self, v: dict[int, Fraction]) -> list[Num]:
+        """Sparse exact vector -> dense mode vector."""
+        out = [self.cv(0)] * self.net.d
+        for i, x in v.items():
+            out[i] = self.cv(x)
+        return out
+
+    def _u_last(self) -> Row:
+        """Row of U read for acceptance (the last output coordinate)."""
+        items = dict(self.net.U.row_items()).get(self.net.U.rows - 1, [])
+        return tuple((c, self.cv(v)) for c, v in items)
+
+    def __len__(self) -> int:
+        return len(self.accepts)
+
+    def _round(self, y: list[Num]) -> list[Num]:
+        """Fixed-point rounding to round_bits fractional bits (round half to even)."""
+        scale = 1 << self.round_bits
+        return [Fraction(round(x * scale), scale) for x in y]
+
+    def _weight(self, logit: Num, top: Num) -> Num:
+        """Softmax weight base^{logit} (exact, integer logits) or base^{logit - max} (float64)."""
+        if self.mode == "float64":
+            return self.base ** (logit - top)
+        if not isinstance(logit, int):
+            if Fraction(logit).denominator != 1:
+                raise ValueError(f"non-integer logit {logit} in exact mode")
+            logit = int(logit)
+        return self.base ** logit if logit >= 0 else Fraction(1, self.base ** -logit)
+
+    def _div(self, a: Num, b: Num) -> Num:
+        """a / b exactly (int / int -> Fraction) or in float."""
+        if isinstance(a, int) and isinstance(b, int):
+            return Fraction(a, b)
+        return a / b
+
+    def _attend(self, li: int, h: int, head: _PHead, y: list[Num], k: int) -> list[tuple[int, Num]]:
+        """Attention output of one head at query position k (the current one) as (row, value) pairs."""
+        val = tuple(_dot(r, y) for _, r in head.V)
+        store = self.cache[li][h]
+        if head.uniform:
+            prev = store[-1] if store else (0,) * len(val)
+            sums = tuple(a + b for a, b in zip(prev, val))
+            store.append(sums)
+            return [(row, self._div(s, k + 1)) for (row, _), s in zip(head.V, sums)]
+        key = tuple(_dot(r, y) for r in head.K)
+        store.append((key, val))
+        query = tuple(_dot(r, y) for r in head.Q)
+        logits = [sum(a * b for a, b in zip(kj, query)) + head.phi.get(k - j, 0)
+                  for j, (kj, _) in enumerate(store)]
+        top = max(logits)
+        weights = [self._weight(a, top) for a in logits]
+        den = sum(weights)
+        num = [0] * len(val)
+        for w, (_, vj) in zip(weights, store):
+            if w:
+                for t, x in enumerate(vj):
+                    if x:
+                        num[t] += w * x
+        return [(row, self._div(s, den)) for (row, _), s in zip(head.V, num)]
+
+    def _mlp(self, mlp: _PMLP, y: list[Num]) -> list[Num]:
+        """y + B act(A y + b)."""
+        out = list(y)
+        for (bias, row, heav), outs in zip(mlp.units, mlp.outs):
+            z = bias + _dot(row, y)
+            a = (1 if z >= 0 else 0) if heav else (z if z > 0 else 0)
+            if a:
+                for r, w in outs:
+                    out[r] += w * a
+        return out
+
+    def push(self, token: int) -> bool:
+        """Append one token (index into alphabet, or ``net.sos``) and return acceptance at its position."""
+        k = len(self.accepts)
+        pos = self.pos[(k + self.offset) % len(self.pos)]
+        y = [a + b for a, b in zip(self.E[token], pos)]
+        rec = [y] if self.record else None
+        for li, (heads, mlp) in enumerate(self.layers):
+            if heads:
+                new = list(y)
+                for h, head in enumerate(heads):
+                    for row, v in self._attend(li, h, head, y, k):
+                        new[row] += v
+                y = self._round(new) if self.round_bits is not None else new
+            if mlp is not None:
+                y = self._mlp(mlp, y)
+                if self.round_bits is not None:
+                    y = self._round(y)
+            if rec is not None:
+                rec.append(y)
+        if rec is not None:
+            self.streams.append(rec)
+        acc = _dot(self.U_last, y) > 0
+        self.accepts.append(acc)
+        return acc
+
+    def pop(self) -> None:
+        """Remove the last position (backtracking in prefix-tree searches)."""
+        for per_layer in self.cache:
+            for store in per_layer:
+                store.pop()
+        if self.record:
+            self.streams.pop()
+        self.accepts.pop()
+
+
+def run(net: Network, string_indices: Sequence[int], mode: str = "exact", offset: int | None = None,
+        round_bits: int | None = None, length: int | None = None) -> list[bool]:
+    """Acceptance at every position 0..n of $w in one causal pass with N = n + 1 (or ``length``).
+
+    Position n is T's verdict on w; position k < n is T's verdict on w[:k] read inside a context of length N
+    (for length-independent networks this equals the verdict on w[:k] alone).
+    """
+    st = Stepper(net, mode, length or len(string_indices) + 1, offset, round_bits)
+    st.push(net.sos)
+    for t in string_indices:
+        st.push(t)
+    return list(st.accepts)
+
+
+def trace(net: Network, string_indices: Sequence[int], mode: str = "exact", offset: int | None = None,
+          round_bits: int | None = None) -> list[list[list[Num]]]:
+    """Residual streams for debugging: result[l][k] = stream after layer l (0 = embedding) at position k."""
+    st = Stepper(net, mode, len(string_indices) + 1, offset, round_bits, record=True)
+    st.push(net.sos)
+    for t in string_indices:
+        st.push(t)
+    return [[st.streams[k][li] for k in range(len(st.streams))] for li in range(len(net.layers) + 1)]
+
+
+def read(net: Network, streams: list[list[list[Num]]], dim: str) -> list[Num]:
+    """One named stream coordinate at every position after the last layer (debug helper)."""
+    i = net.dims.index(dim)
+    return [y[i] for y in streams[-1]]
