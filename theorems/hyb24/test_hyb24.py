@@ -4,11 +4,11 @@ sizes run in `proofkit check --all`), the library against its ground truths, and
 import pytest
 
 from proofkit import registry
-from proofkit.testing import checked
+from proofkit.testing import checked, falsified
 
 FAST = {"HYB24.T10": {"binary_len": 12, "N": 6}, "HYB24.L11": {"binary_len": 12, "N": 6},
         "HYB24.T12": {"N": 6}, "HYB24.C13": {"N": 8}, "HYB24.TAB2": {"binary_len": 12, "N": 4},
-        "HYB24.TAB3": {"binary_len": 12, "N": 6}}
+        "HYB24.TAB3": {"binary_len": 12, "N": 6}, "HYB24.T9": {"compile_len": 6}}
 
 
 @pytest.mark.parametrize("tid,claim", [(t, c) for t in FAST for c in registry.get(t).expect])
@@ -39,3 +39,32 @@ def test_library_programs_all_agree_with_their_ground_truths():
 def test_full_size_verdicts_as_expected(tid):
     r = checked(tid)
     assert r.as_expected(), [(c.name, str(c.verdict)) for c in r.claims if c.verdict != c.expected]
+
+
+DROPS = [pytest.param("log-scaling", "tomita4.crasp", marks=pytest.mark.slow),
+         ("heaviside", "majority.crasp"), ("exact", "sum_eq_total.crasp"),
+         ("sos-mask", "sum_eq_total.crasp"), ("offset-0", "aa_star.crasp")]
+
+
+@pytest.mark.parametrize("drop,program", DROPS)
+def test_t9_each_dropped_assumption_finds_a_failing_string(drop, program):
+    f = falsified("HYB24.T9", [drop])
+    assert f.found and f.certified and f.record["witness"]["program_name"] == program, f.how
+
+
+@pytest.mark.slow
+def test_t9_nothing_dropped_search_is_empty():
+    f = falsified("HYB24.T9", [])
+    assert not f.found and "pumping families" in f.effort
+
+
+def test_stored_hyb24_counterexamples_replay():
+    from pathlib import Path
+
+    from proofkit.replay import replay
+
+    files = sorted((Path(__file__).resolve().parents[2] / "counterexamples").glob("HYB24.*.json"))
+    assert len(files) >= 5
+    for path in files:
+        res = replay(path)
+        assert res.reproduces and res.certified, f"{path.name}: {res.how}"
