@@ -116,10 +116,11 @@ def run(args: argparse.Namespace) -> tuple[int, Any, str]:
 
 def _compile(program: Any, args: argparse.Namespace) -> tuple[int, Any, str]:
     from .compiler import check_against, compile_program
+    from .variants import reference
 
     n = _len(args.check_len, "--check-len", 16)
     network = compile_program(program)
-    mismatch = check_against(program, lambda X: accepts_prefixes(program, X), n, args.precision)
+    mismatch = check_against(network, reference(program), n, args.precision)
     if args.out:
         Path(args.out).write_text(network.to_json())
     obj = {"program": args.program, "check_len": n, "precision": args.precision,
