@@ -219,6 +219,11 @@ def local_id(fitted: Fitted, rng: np.random.Generator) -> LocalId:
     return local_identifiability(J_train, J_test, fitted.dps)
 
 
+def gauge_basis(fitted: Fitted) -> np.ndarray:
+    """Tangent of the learned family's continuous symmetry orbit at the fit (float64)."""
+    return fitted.problem.learned.gauge_tangent(np.array([float(v) for v in fitted.theta]))
+
+
 # ----------------------------------------------------------------------------- driver
 def fit_theorem(theorem: Theorem, params: Mapping[str, Any], *, dps: int, seed: int) -> Fitted:
     problem = build_problem(theorem, params, seed=seed, dps=dps)
@@ -288,7 +293,11 @@ def check(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, dps: 
                 timings["tests"] = time.perf_counter() - t0
                 t0 = time.perf_counter()
                 lid = local_id(fitted, rng)
-                diag["local_identifiability"] = lid.summary()
+                gauge = int(np.linalg.matrix_rank(gauge_basis(fitted), tol=1e-8))
+                null = len(lid.train.singular_values) - lid.train.rank
+                diag["local_identifiability"] = (
+                    lid.summary() + f"; null(J_train) dim {null} vs the family's symmetry orbit dim {gauge}"
+                    + (" (only the symmetry)" if null == gauge else " (more than the symmetry)"))
                 timings["local_id"] = time.perf_counter() - t0
     order = {c.name: i for i, c in enumerate(theorem.claims)}
     results.sort(key=lambda r: order[r.name])

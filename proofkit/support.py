@@ -80,15 +80,6 @@ class Support:
             out.append(seq)
         return np.array(out)
 
-    def is_product(self) -> bool:
-        return self.kind != "cut" or self.c >= self.n * self.T
-
-    def outside(self, X: np.ndarray) -> np.ndarray:
-        """Which length-<=T sequences lie outside the training joint support (for compositional tests)."""
-        if self.kind != "cut":
-            return np.zeros(X.shape[0], dtype=bool)
-        return X.reshape(X.shape[0], -1).sum(axis=1) > self.c
-
 
 def corner_sequences(support: Support, t: int) -> np.ndarray:
     """Deterministic sequences: all-zeros, all-ones (within the token box), and e_i then zeros."""
