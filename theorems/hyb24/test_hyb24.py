@@ -6,9 +6,15 @@ import pytest
 from proofkit import registry
 from proofkit.testing import checked, falsified
 
-FAST = {"HYB24.T10": {"binary_len": 12, "N": 6}, "HYB24.L11": {"binary_len": 12, "N": 6},
-        "HYB24.T12": {"N": 6}, "HYB24.C13": {"N": 8}, "HYB24.TAB2": {"binary_len": 12, "N": 4},
-        "HYB24.TAB3": {"binary_len": 12, "N": 6}, "HYB24.T9": {"compile_len": 6}}
+FAST = {
+    "HYB24.T10": {"binary_len": 12, "N": 6},
+    "HYB24.L11": {"binary_len": 12, "N": 6, "fuzz": 50},
+    "HYB24.T12": {"N": 6, "protocol_N": 3},
+    "HYB24.C13": {"N": 8},
+    "HYB24.TAB2": {"binary_len": 12, "N": 4},
+    "HYB24.TAB3": {"binary_len": 12, "N": 6},
+    "HYB24.T9": {"compile_len": 6},
+}
 
 
 @pytest.mark.parametrize("tid,claim", [(t, c) for t in FAST for c in registry.get(t).expect])
