@@ -294,6 +294,24 @@ def test_int64_overflow_is_refused_not_wrapped():
         evaluate_batch(p, np.zeros((1, 2), dtype=np.int64))
 
 
+@pytest.mark.parametrize("n,width", [(1000, np.int16), (3000, np.int32)])
+def test_narrow_count_types_hold_every_count(n, width):
+    """Counts are stored in the narrowest type the static bound allows; near the int16 limit the
+    vectorized interpreter must switch type and still equal the reference interpreter exactly."""
+    from proofkit.crasp.vector import _count_dtype
+
+    terms = " + ".join(["#Q(a)"] * 10)
+    p = parse(f"alphabet: a b\nS := {terms} - #Q(b) - 5\nM := S >= 9\n")
+    assert _count_dtype(p, n, np) == width
+    rng = np.random.default_rng(7)
+    X = np.vstack([np.zeros((1, n), dtype=np.int64), rng.integers(0, 2, (3, n))])
+    got = evaluate_batch(p, X)["S"]
+    assert got.dtype == np.int64
+    for row, values in zip(X, got):
+        assert evaluate(p, "".join("ab"[k] for k in row))["S"] == values.tolist()
+    assert accepts_prefixes(p, X).tolist() == (got >= 9).tolist()
+
+
 # ----------------------------------------------------------------------------- analyses
 @pytest.mark.parametrize(
     "text,depth,fragment,period,locality",

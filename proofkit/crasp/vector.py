@@ -5,7 +5,8 @@ value is a position-major array of shape (n + 1, B), or (n + 1, 1) / (1, 1) when
 on the string (true, periodic, constants), so plain counts are one cumsum down the positions and local
 counts are shifted row sums. Row 0 is the virtual start position (symbol tests false, counts 0). Only
 functions that numpy and cupy share are called through ``xp``, so a CuPy namespace runs the same code.
-Counts are int64; the static bound |C(i)| <= M_C (i + 1) (analysis.count_bounds) rules out overflow.
+Counts use the narrowest of int16 / int32 / int64 that the static bound |C(i)| <= M_C (i + 1)
+(analysis.count_bounds) proves cannot overflow: narrow counts halve to quarter the memory traffic.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .ir import Op, Program
 from .parser import Plain
 
 INT64_LIMIT = 2**62
-CHUNK_CELLS = 2**17  # strings x positions per chunk in accepts_*: bounds memory, keeps arrays in cache
+CHUNK_CELLS = 2**18  # strings x positions per chunk in accepts_*: bounds memory, keeps arrays in cache
 MAX_ENUMERATION = 2**26
 ROW_LOOP_WIDTH = 256  # batch width from which counts are accumulated row by row
 
@@ -30,11 +31,12 @@ ROW_LOOP_WIDTH = 256  # batch width from which counts are accumulated row by row
 class _Ctx:
     """What every op kernel needs: the namespace, the transposed strings, the alphabet, the length."""
 
-    def __init__(self, xp: Any, XT: Any, alphabet: tuple[str, ...]) -> None:
+    def __init__(self, xp: Any, XT: Any, alphabet: tuple[str, ...], count_dtype: Any) -> None:
         self.xp = xp
         self.XT = XT  # (n, B)
         self.n = XT.shape[0]
         self.alphabet = alphabet
+        self.cdt = count_dtype
 
     def full_rows(self, a: Any) -> Any:
         """``a`` broadcast to n + 1 rows (keeping its width)."""
@@ -57,7 +59,7 @@ def _periodic(op: Op, v: dict, c: _Ctx) -> Any:
 
 
 def _const(op: Op, v: dict, c: _Ctx) -> Any:
-    return c.xp.full((1, 1), op.value, dtype=c.xp.int64)
+    return c.xp.full((1, 1), op.value, dtype=c.cdt)
 
 
 def _not(op: Op, v: dict, c: _Ctx) -> Any:
@@ -76,11 +78,11 @@ def _count(op: Op, v: dict, c: _Ctx) -> Any:
     """Row i = sum of rows 1..i of P (row 0 excluded): a cumsum down the positions."""
     xp, p = c.xp, c.full_rows(v[op.args[0]])
     if p.shape[1] < ROW_LOOP_WIDTH:
-        out = xp.zeros(p.shape, dtype=xp.int64)
+        out = xp.zeros(p.shape, dtype=c.cdt)
         if c.n:
-            out[1:] = xp.cumsum(p[1:], axis=0, dtype=xp.int64)
+            out[1:] = xp.cumsum(p[1:], axis=0, dtype=c.cdt)
         return out
-    out = p.astype(xp.int64)  # for wide batches a loop over rows beats cumsum along axis 0 tenfold
+    out = p.astype(c.cdt)  # for wide batches a loop over rows beats cumsum along axis 0 tenfold
     out[0] = 0
     for i in range(1, c.n + 1):
         xp.add(out[i], out[i - 1], out=out[i])
@@ -90,7 +92,7 @@ def _count(op: Op, v: dict, c: _Ctx) -> Any:
 def _local(op: Op, v: dict, c: _Ctx) -> Any:
     """Row i = sum over offsets d of P at row i - d when i - d >= 1: shifted row blocks."""
     xp, p = c.xp, c.full_rows(v[op.args[0]])
-    out = xp.zeros(p.shape, dtype=xp.int64)
+    out = xp.zeros(p.shape, dtype=c.cdt)
     for d in op.offsets:
         if d < c.n:
             out[d + 1 :] += p[1 : c.n + 1 - d]
@@ -146,9 +148,19 @@ def _last_uses(program: Program) -> dict[str, int]:
     return last
 
 
+def _count_dtype(program: Program, n: int, xp: Any) -> Any:
+    """The narrowest signed integer type that holds every count of the program on strings of length n.
+
+    Sums and differences are bounded by the sum of their operands' bounds, so every intermediate of
+    an op's kernel is within the op's own bound."""
+    bound = (max(count_bounds(program).values(), default=0) + 1) * (n + 1)
+    return xp.int16 if bound < 2**15 else xp.int32 if bound < 2**31 else xp.int64
+
+
 def _run(program: Program, X: Any, xp: Any, keep: set[str] | None) -> dict[str, Any]:
     """Position-major values of the ops; with ``keep`` given, only those survive (memory)."""
-    ctx = _Ctx(xp, _positions_first(X, len(program.alphabet), xp), program.alphabet)
+    ctx = _Ctx(xp, _positions_first(X, len(program.alphabet), xp), program.alphabet,
+               _count_dtype(program, X.shape[1], xp))
     last = _last_uses(program) if keep is not None else {}
     values: dict[str, Any] = {}
     for k, op in enumerate(program.ops):
@@ -161,8 +173,9 @@ def _run(program: Program, X: Any, xp: Any, keep: set[str] | None) -> dict[str, 
 
 
 def _to_batch(a: Any, shape: tuple[int, int], xp: Any) -> Any:
-    """A position-major value as a (B, n + 1) array (materialized, not a broadcast view)."""
-    return xp.ascontiguousarray(xp.broadcast_to(a, shape).T)
+    """A position-major value as a (B, n + 1) array (materialized; counts widened back to int64)."""
+    out = xp.ascontiguousarray(xp.broadcast_to(a, shape).T)
+    return out if out.dtype == bool else out.astype(xp.int64, copy=False)
 
 
 def evaluate_batch(program: Program, X: Any, xp: Any = numpy) -> dict[str, Any]:
