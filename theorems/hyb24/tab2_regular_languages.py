@@ -1,12 +1,15 @@
 """HYB24.TAB2: Table 2 of Huang et al. 2024, row by row: the 17 regular languages of Bhattamishra et al.
 (2020), whether a C-RASP[] / C-RASP[periodic,local] program exists, and the reported outcomes."""
 
+from functools import cache
 from pathlib import Path
 
 import sympy as sp
 
 from proofkit.crasp import analysis
 from proofkit.crasp.checks import agreement, entry, length_for, truth_rows
+from proofkit.crasp.enumerate import search_all
+from proofkit.crasp.morphism import REDUCTIONS, resolve
 from proofkit.crasp.truth import LIBRARY
 from proofkit.params import Param, ParamSpace
 from proofkit.spec import Computed, PaperRef, Theorem
@@ -37,6 +40,55 @@ ROWS = (
 )
 CITED = {3: "Lemma-38-style argument / Krebs (2008)", 5: "as PARITY (Lemma 41) + morphism (Lemma 42)",
          6: "MOD3 + morphism (Lemma 42)", 17: "Lemmas 35/36 (Krebs)"}
+CITED_PLAIN = {4: "Krebs 2008 / DA argument", 12: "Lemma 38", 13: "Lemma 38", 14: "'analogous' to Lemma 38"}
+
+# Evidence from HYB24.NEG (theorems/hyb24/neg_table2.py), recomputed here at smaller sizes: the bounded
+# program search of proofkit/crasp/enumerate.py, one shared enumeration per group (fragment, languages,
+# size offset from the search_size parameter, sample length n), and the reductions of
+# proofkit/crasp/morphism.py that bear on each row.
+SEARCH_GROUPS = {
+    "[periodic,local] binary": ("[periodic,local]", ("Tomita3", "Tomita5", "Tomita6"), 0, 6),
+    "[periodic,local] ternary": ("[periodic,local]", ("#17",), -2, 5),
+    "[] binary": ("[]", ("Tomita4", "(abab)*"), 2, 7),
+    "[] unary": ("[]", ("(aa)*/unary", "(aaaa)*/unary"), 5, 24),
+}
+REDUCES = {
+    5: "Tomita 5 is outside C-RASP[p,l] iff PARITY is (with the PARITY & swap^-1(PARITY) check of HYB24.NEG)",
+    6: "Tomita 6 is outside C-RASP[p,l] iff MOD3 is",
+    17: "#17 is outside C-RASP[p,l] iff Sigma*be* is",
+    14: "(abab)* outside C-RASP[] follows from (aa)* outside C-RASP[] (Lemma 38)",
+}
+ROW_GROUP = {3: "[periodic,local] binary", 5: "[periodic,local] binary", 6: "[periodic,local] binary",
+             17: "[periodic,local] ternary", 4: "[] binary", 12: "[] unary", 13: "[] unary", 14: "[] binary"}
+
+
+@cache
+def _searched(group, size, verify_len):
+    frag, names, offset, n = SEARCH_GROUPS[group]
+    truths = [(x, resolve(x).alphabet, resolve(x)) for x in names]
+    return dict(zip(names, search_all(truths, frag, max(1, size + offset), n, verify_len=verify_len)))
+
+
+def evidence(row, truth, p):
+    """(found_generalizing, text): the bounded search and the exhaustive reductions for one row."""
+    r = _searched(ROW_GROUP[row], p["search_size"], 14)[truth]
+    if not r.found:
+        text = (f"none found up to size {r.size_completed} on strings <= {r.n} in C-RASP{r.fragment} "
+                f"({r.bool_behaviours} Boolean / {r.count_behaviours} count behaviours; HYB24.NEG)")
+    else:
+        text = (f"smallest program consistent on strings <= {r.n} has size {r.size} ({r.expression}) and "
+                + ("AGREES up to length 14: candidate counterexample, review" if r.generalizes else
+                   f"fails at {r.witness!r}, so none of size <= {r.size - 1} is consistent"))
+    reds = []
+    for red in REDUCTIONS:
+        if str(row) in red.rows:
+            n = length_for(len(red.source), p["binary_len"] // 2)
+            c = red.check(n)
+            reds.append(f"{red.meaning}: h = {c.morphism}, checked exhaustively to n = {n}"
+                        + ("" if c.holds else f" and FAILS at {c.witness!r}"))
+    if row in REDUCES:
+        reds.append(f"so {REDUCES[row]} (evidence of the reduction, not of non-membership)")
+    return bool(r.found and r.generalizes), text + ("; reductions: " + "; ".join(reds) if reds else "")
 
 
 def row_claim(row, truth, file, in_plain, in_pl, ape, nope):
@@ -46,16 +98,23 @@ def row_claim(row, truth, file, in_plain, in_pl, ape, nope):
         if file is None:
             k = len(LIBRARY[truth].alphabet)
             r = truth_rows(truth, range(1, max(1, length_for(k, 2 * p["N"]) // 2) + 1))
-            return (Verdict.INCONCLUSIVE, str(r),
+            bad, ev = evidence(row, truth, p)
+            verdict = Verdict.REFUTED if bad else Verdict.INCONCLUSIVE
+            return (verdict, str(r),
                     f"{reported}. No program: non-membership is cited ({CITED[row]}), not executed; one-way "
-                    f"rows {r} are bounded, as for every regular language, so they cannot decide it")
+                    f"rows {r} are bounded, as for every regular language, so they cannot decide it. "
+                    f"Evidence, not a proof: {ev}")
         v, _, how = agreement(PROGRAMS, file, p["binary_len"])
         frag = analysis.fragment(entry(PROGRAMS, file).program)
         consistent = (frag == "[]") if in_plain else (in_pl and frag != "[]")
         if v == Verdict.REFUTED or not consistent:
             return Verdict.REFUTED, frag, f"{reported}. Toolkit: {how}; fragment {frag} is inconsistent"
-        extra = "" if in_plain else "; C-RASP[] non-membership is cited (Krebs 2008 / Lemma 37), not executed"
-        return Verdict.CONFIRMED, frag, f"{reported}. Toolkit: {how}{extra}"
+        if in_plain:
+            return Verdict.CONFIRMED, frag, f"{reported}. Toolkit: {how}"
+        bad, ev = evidence(row, truth, p)
+        extra = (f"; C-RASP[] non-membership is cited ({CITED_PLAIN[row]}), not executed; C-RASP[] side, "
+                 f"evidence only: {ev}")
+        return Verdict.REFUTED if bad else Verdict.CONFIRMED, frag, f"{reported}. Toolkit: {how}{extra}"
     return run
 
 
@@ -67,6 +126,8 @@ THEOREM = Theorem(
     params=ParamSpace((
         Param("binary_len", int, 20, "exhaustive length for binary alphabets", min=1, max=24),
         Param("N", int, 6, "largest split N for the row counts of rows without a program", min=1, max=10),
+        Param("search_size", int, 9, "bounded program search of the 'no' entries: largest size for binary "
+              "C-RASP[periodic,local] (binary C-RASP[]: +2, unary: +5, ternary: -2)", min=1, max=14),
     )),
     assumptions=(),
     claims=tuple(Computed(f"row {r[0]}: {r[1]}", "conclusion", "Table 2",

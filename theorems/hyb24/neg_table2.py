@@ -1,0 +1,318 @@
+"""HYB24.NEG: computational evidence for the Table-2 "no" entries of Huang et al. 2024 (Tomita 3, 5, 6, #17,
+PARITY; the C-RASP[] side of Tomita 4, (aa)*, (aaaa)*, (abab)*).
+
+Two kinds of evidence, neither a proof of non-membership:
+  * reductions (Lemmas 34-36, 40-42): h^{-1}(L) == L' checked exhaustively, which turns "L not in C-RASP"
+    into "L not in C-RASP iff L' not in C-RASP" (or one direction of it); verdict CERTIFIED for the checked
+    lengths;
+  * bounded exhaustive program search (proofkit/crasp/enumerate.py): "none found up to size s on strings
+    <= n", verdict INCONCLUSIVE. CONFIRMED would say the statement holds on the stated samples, but the
+    statement is "no program of any size exists", and a search over sizes <= s samples none of the larger
+    programs, so nothing about it is confirmed; REFUTED is reserved for a found program that also agrees on
+    every longer string checked (a candidate counterexample to the paper, to be reviewed).
+Positive controls show that the same search finds programs where they exist; the Occam learner is the
+finite proxy of the Inference Procedure (Definition 6, catalog D6) and its runs are "consistent with
+Theorem 7", never a proof of it. Two deliberately false controls must be refuted.
+"""
+
+from functools import cache
+from pathlib import Path
+
+import sympy as sp
+
+from proofkit.crasp import analysis
+from proofkit.crasp.checks import length_for
+from proofkit.crasp.enumerate import Fragment, occam, search_all
+from proofkit.crasp.library import load_index
+from proofkit.crasp.morphism import (
+    REDUCTIONS,
+    Preimage,
+    check_preimage,
+    check_transform,
+    morphism,
+    resolve,
+    transform,
+)
+from proofkit.crasp.truth import CounterTruth, exhaustive_check
+from proofkit.params import Param, ParamSpace
+from proofkit.spec import Computed, PaperRef, Theorem
+from proofkit.verdict import Verdict
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def _frag(p, spec):
+    return Fragment.of(spec, max_modulus=p["max_modulus"], max_offset=p["max_offset"])
+
+
+# Search groups: one enumeration per (alphabet size, fragment, n), shared by every language in the group.
+GROUPS = {
+    "binary [periodic,local]": ("[periodic,local]", ("PARITY", "Tomita3", "Tomita5", "Tomita6", "MOD3"),
+                                "size", "n"),
+    "binary []": ("[]", ("Tomita4", "(aa)*", "(aaaa)*", "(abab)*", "MAJORITY", "Tomita1", "a*b*",
+                         "Sigma*abSigma*"), "plain_size", "plain_n"),
+    "unary []": ("[]", ("(aa)*/unary", "(aaaa)*/unary"), "unary_size", "unary_n"),
+    "ternary [periodic,local]": ("[periodic,local]", ("#17", "Sigma*be*"), "ternary_size", "ternary_n"),
+    "binary [periodic]": ("[periodic]", ("(aa)*", "Tomita2"), "positive_size", "positive_n"),
+    "binary [local]": ("[local]", ("Sigma*abSigma*",), "positive_size", "positive_n"),
+}
+
+
+@cache
+def _group(key, frozen):
+    p = dict(frozen)
+    spec, names, size_key, n_key = GROUPS[key]
+    truths = [(name, resolve(name).alphabet, resolve(name)) for name in names]
+    results = search_all(truths, _frag(p, spec), p[size_key], p[n_key], verify_len=p["verify_len"],
+                         max_behaviours=p["max_behaviours"])
+    return dict(zip(names, results))
+
+
+def result(p, key, name):
+    return _group(key, tuple(sorted(p.items())))[name]
+
+
+def negative(key, name, paper):
+    """Bounded search: INCONCLUSIVE 'none found up to size s' (see the module docstring)."""
+    def run(p):
+        r = result(p, key, name)
+        if not r.found:
+            return (Verdict.INCONCLUSIVE, f"none <= {r.size_completed}",
+                    f"{r.summary()}: no program of size <= {r.size_completed} agrees on strings <= {r.n} "
+                    f"(a bounded search, not a proof of non-existence; paper: {paper}, cited)")
+        if r.generalizes:
+            return (Verdict.REFUTED, r.expression,
+                    f"CANDIDATE COUNTEREXAMPLE to the paper, review: {r.summary()}")
+        return (Verdict.INCONCLUSIVE, f"none <= {r.size - 1}",
+                f"{r.summary()}: no program of size <= {r.size - 1} agrees on strings <= {r.n}; the size-"
+                f"{r.size} program found overfits (paper: {paper}, cited)")
+    return run
+
+
+def positive(key, name):
+    """Positive control: the search finds a program and it agrees at the longer verification length."""
+    def run(p):
+        r = result(p, key, name)
+        if not r.found:
+            return Verdict.REFUTED, f"none <= {r.size_completed}", r.summary()
+        if not r.generalizes:
+            return Verdict.REFUTED, r.expression, r.summary()
+        return (Verdict.CONFIRMED, r.expression,
+                f"{r.summary()}; certified for |w| <= {r.verify_len}, all lengths not")
+    return run
+
+
+def reduction(key):
+    red = next(r for r in REDUCTIONS if r.key == key)
+
+    def run(p):
+        n = length_for(len(red.source), p["reduction_len"])
+        c = red.check(n)
+        if not c.holds:
+            return Verdict.REFUTED, c.witness, c.how()
+        return Verdict.CERTIFIED, "0", f"{c.how()}; {red.meaning}. Certified for |w| <= {n}"
+    return run
+
+
+def tomita5_intersection(p):
+    """Tomita 5 = PARITY and swap^{-1}(PARITY): with Lemma 42 and closure under and, PARITY in => T5 in."""
+    swap = morphism({"0": "1", "1": "0"}, "01", "01", "swap")
+    par, sw = resolve("PARITY"), Preimage(swap, "PARITY")
+    both = CounterTruth("PARITY & swap^-1(PARITY)", ("0", "1"),
+                        lambda X: par.accepts_prefixes(X) & sw.accepts_prefixes(X))
+    n = p["reduction_len"]
+    d = exhaustive_check(both, resolve("Tomita5"), 2, n)
+    how = (f"Tomita 5 vs PARITY(w) and PARITY(swap(w)) (swap: 0<->1), exhaustive over all strings of length "
+           f"<= {n} at every prefix")
+    if d is not None:
+        return Verdict.REFUTED, d.text("01"), f"{how}: differ at {d.text('01')!r}"
+    return (Verdict.CERTIFIED, "0", f"{how}: equal. With 'T5->PARITY' this gives Tomita 5 in C-RASP[p,l] iff "
+            f"PARITY in C-RASP[p,l] (Lemma 42 + closure under 'and'). Certified for |w| <= {n}")
+
+
+def transformer(p):
+    """Lemma 42's construction (morphism.transform) on every library program over <= 3 letters."""
+    programs, _ = load_index(PROGRAMS)
+    done, n = 0, p["transform_len"]
+    for e in programs:
+        A = e.program.alphabet
+        if len(A) > 3:
+            continue
+        for images in ({"x": [A[0], A[-1], A[0]], "y": [A[-1], A[-1], A[0]]}, {"x": [A[-1]], "y": [A[0]]},
+                       {"x": [A[0], A[-1]], "y": [A[-1], A[0]]}):
+            h = morphism(images, "xy", A)
+            c = check_transform(e.program, h, n)
+            f1, f2 = analysis.fragment(e.program), analysis.fragment(transform(e.program, h))
+            if not c.holds or not set(f2.strip("[]").split(",")) - {""} <= set(f1.strip("[]").split(",")):
+                return (Verdict.REFUTED, e.file,
+                        f"{e.file} with h = {h.text()}: {c.how()}; fragments {f1} -> {f2}")
+            done += 1
+    return (Verdict.CONFIRMED, f"{done} (program, morphism) pairs",
+            f"transform(P, h) accepts w iff P accepts h(w) on every string of length <= {n} over {{x, y}}, "
+            f"for {done} (library program, morphism) pairs with K = 1, 2, 3, and never leaves P's fragment "
+            f"(so it maps C-RASP[] to C-RASP[]); a check of the construction, not a proof")
+
+
+def occam_positive(name, spec):
+    def run(p):
+        t = resolve(name)
+        top = p["occam_n"] - (1 if name == "Tomita2" else 0)
+        r = occam(t, t.alphabet, _frag(p, spec), list(range(1, top + 1)), p["positive_size"],
+                  final_len=p["verify_len"], max_behaviours=p["max_behaviours"])
+        text = r.summary() + f"; first agreeing up to 2n at n = {r.first_agrees}"
+        if r.stable_from is None or not r.final_generalizes:
+            return Verdict.REFUTED, str(r.stable_from), text
+        return Verdict.CONFIRMED, f"stable from n = {r.stable_from}", text + " (consistent with Theorem 7)"
+    return run
+
+
+def occam_parity(p):
+    t = resolve("PARITY")
+    r = occam(t, t.alphabet, _frag(p, "[periodic,local]"), list(range(1, p["occam_n"] + 1)),
+              p["occam_parity_size"], max_behaviours=p["max_behaviours"])
+    wrong = [s for s in r.steps if s.expression is not None and s.agrees_2n]
+    text = r.summary() + " (consistent with Theorem 7's converse direction; not a proof)"
+    if wrong or r.stable_from is not None:
+        return Verdict.REFUTED, str([s.n for s in wrong]), text
+    changes = len({s.expression for s in r.steps if s.expression})
+    return Verdict.CONFIRMED, f"{changes} distinct learned programs, none correct up to 2n", text
+
+
+def false_morphism(p):
+    """Control: the Tomita-5 morphism claimed to reduce Tomita 6 to MOD3 (false)."""
+    h = morphism({"0": "00", "1": "01"}, "01", "01")
+    c = check_preimage(h, "Tomita6", "MOD3", p["reduction_len"])
+    if c.holds:
+        return Verdict.CERTIFIED, "0", c.how()
+    return Verdict.REFUTED, c.witness, f"smallest witness {c.witness!r}: {c.how()}"
+
+
+def catalog_block_morphism(p):
+    """Control (a catalog erratum): h(a) = b^(K-1) a with PARITY counting b (b = 1, a = 0), K = 3."""
+    h = morphism({"a": "110"}, "a", "01")
+    c = check_preimage(h, "PARITY", "(aa)*/unary", length_for(1, p["reduction_len"]))
+    if c.holds:
+        return Verdict.CERTIFIED, "0", c.how()
+    return (Verdict.REFUTED, c.witness,
+            f"smallest witness {c.witness!r}: {c.how()}. The catalog (L11 item 1 proxy) pairs PARITY = 'even "
+            f"number of b's' with h(a) = b^(K-1) a; #b(h(a^m)) = m(K-1) is always even for odd K, so the "
+            f"block reduction needs K even or PARITY counting a (h(a) = 0^(K-1) 1 works for every K)")
+
+
+def false_search(p):
+    """Control: 'no program of size <= s in C-RASP[periodic] agrees with Tomita 2' (false)."""
+    r = result(p, "binary [periodic]", "Tomita2")
+    if r.found:
+        return Verdict.REFUTED, r.expression, f"found: {r.summary()}"
+    return Verdict.INCONCLUSIVE, f"none <= {r.size_completed}", r.summary()
+
+
+NEG = (
+    ("Tomita3", "binary [periodic,local]", "C-RASP[periodic,local]", "Table 2 row 3; App. E.1.2 (Krebs)"),
+    ("Tomita5", "binary [periodic,local]", "C-RASP[periodic,local]", "row 5; as PARITY, Lemma 41"),
+    ("Tomita6", "binary [periodic,local]", "C-RASP[periodic,local]", "row 6; MOD3 + Lemma 42"),
+    ("PARITY", "binary [periodic,local]", "C-RASP[periodic,local]", "Lemma 41"),
+    ("MOD3", "binary [periodic,local]", "C-RASP[periodic,local]", "App. E.1.2 'in analogy to PARITY'"),
+    ("#17", "ternary [periodic,local]", "C-RASP[periodic,local]", "row 17; Lemmas 35/36 (Krebs)"),
+    ("Sigma*be*", "ternary [periodic,local]", "C-RASP[periodic,local]", "Lemma 35 (Krebs)"),
+    ("Tomita4", "binary []", "C-RASP[]", "row 4; Krebs (2008) / DA argument"),
+    ("(aa)*", "binary []", "C-RASP[]", "Lemma 38"),
+    ("(aaaa)*", "binary []", "C-RASP[]", "Lemma 38"),
+    ("(abab)*", "binary []", "C-RASP[]", "row 14; 'analogous' to Lemma 38"),
+    ("(aa)*/unary", "unary []", "C-RASP[]", "row 12; Lemma 38"),
+    ("(aaaa)*/unary", "unary []", "C-RASP[]", "row 13; Lemma 38"),
+)
+POS = (
+    ("MAJORITY", "binary []", "C-RASP[]"), ("Tomita1", "binary []", "C-RASP[]"),
+    ("a*b*", "binary []", "C-RASP[]"), ("Sigma*abSigma*", "binary [local]", "C-RASP[local]"),
+    ("Sigma*abSigma*", "binary []", "C-RASP[]"), ("(aa)*", "binary [periodic]", "C-RASP[periodic]"),
+    ("Tomita2", "binary [periodic]", "C-RASP[periodic]"),
+)
+
+
+def neg_name(lang, frag):
+    return f"search: {lang} in {frag}"
+
+
+def pos_name(lang, frag):
+    return f"control+: {lang} in {frag}"
+
+
+CLAIMS = (
+    *(Computed(f"reduction {r.key}", "conclusion", "Lemmas 34-36, 40-42; App. E.1.2",
+               f"h = {', '.join(a + '->' + w for a, w in r.images)}: "
+               f"w in {r.preimage} <=> {r.prefix + '.' if r.prefix else ''}h(w) in {r.language} "
+               f"on all strings of length <= reduction_len (rows {', '.join(r.rows)})", reduction(r.key))
+      for r in REDUCTIONS),
+    Computed("reduction Tomita5 = PARITY & swap^-1(PARITY)", "conclusion", "App. E.1.2 (Tomita 5)",
+             "w in Tomita 5 <=> w and swap(w) both have an even number of 1s", tomita5_intersection),
+    Computed("Lemma 42 transformer on the library", "identification", "Lemma 42 (proof)",
+             "transform(P, h) accepts w iff P accepts h(w), and stays within P's fragment", transformer),
+    *(Computed(neg_name(lang, frag), "conclusion", paper,
+               f"no {frag} program of size <= s agrees with {lang} on all strings of length <= n "
+               f"(s, n: parameters of the group '{key}')", negative(key, lang, paper))
+      for lang, key, frag, paper in NEG),
+    *(Computed(pos_name(lang, frag), "identification", "positive control",
+               f"the search finds a smallest {frag} program for {lang} and it agrees on all strings of "
+               f"length <= verify_len", positive(key, lang)) for lang, key, frag in POS),
+    *(Computed(f"occam: {lang} in {spec}", "identification", "Def. 6 / Thm 7 (finite proxy, catalog D6)",
+               f"the smallest consistent {spec} program at training length n stabilizes on one that agrees "
+               f"with {lang} up to 2n (consistent with Theorem 7, not a proof)", occam_positive(lang, spec))
+      for lang, spec in (("MAJORITY", "[]"), ("Tomita1", "[]"), ("(aa)*", "[periodic]"),
+                         ("Tomita2", "[periodic]"))),
+    Computed("occam: PARITY in [periodic,local]", "identification", "Def. 6 / Thm 7 (finite proxy)",
+             "for n = 1..occam_n no learned program (size <= occam_parity_size) agrees with PARITY up to 2n",
+             occam_parity),
+    Computed("control: Tomita6 = h^-1(MOD3) with 0->00, 1->01", "control", "deliberately false",
+             "MOD3 = h^-1(Tomita 6) for h: 0->00, 1->01 (the Tomita-5 morphism)", false_morphism),
+    Computed("control: catalog block morphism b^(K-1)a, K = 3", "control", "catalog L11 item 1 (erratum)",
+             "on block words h(a^m), h(a) = bba (b = 1), PARITY (even number of b) is (aa)*",
+             catalog_block_morphism),
+    Computed("control: no small Tomita2 program in [periodic]", "control", "deliberately false",
+             "no C-RASP[periodic] program of size <= positive_size agrees with Tomita 2 on strings <= "
+             "positive_n", false_search),
+)
+
+EXPECT = {c.name: Verdict.CERTIFIED for c in CLAIMS if c.name.startswith("reduction")}
+EXPECT.update({neg_name(lang, frag): Verdict.INCONCLUSIVE for lang, _, frag, _ in NEG})
+EXPECT.update({pos_name(lang, frag): Verdict.CONFIRMED for lang, _, frag in POS})
+EXPECT.update({c.name: Verdict.CONFIRMED for c in CLAIMS if c.name.startswith("occam")})
+EXPECT.update({"Lemma 42 transformer on the library": Verdict.CONFIRMED,
+               "control: Tomita6 = h^-1(MOD3) with 0->00, 1->01": Verdict.REFUTED,
+               "control: catalog block morphism b^(K-1)a, K = 3": Verdict.REFUTED,
+               "control: no small Tomita2 program in [periodic]": Verdict.REFUTED})
+
+THEOREM = Theorem(
+    id="HYB24.NEG",
+    title="Table 2 'no' rows: morphism / padding reductions (checked exhaustively) and bounded program "
+          "search ('none found up to size s'), with positive controls and an Occam-learner demo",
+    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "App. C.3 (Lemmas 34-42), App. E.1.2, Table 2; "
+                   "Def. 6, Thm 7", "", "huang2024formal"),
+    statement=sp.Symbol("Tomita6_in_CRASP") >> sp.Symbol("MOD3_in_CRASP"),
+    params=ParamSpace((
+        Param("reduction_len", int, 12, "exhaustive length of the reduction checks (binary; others: same "
+              "string count)", min=1, max=16),
+        Param("transform_len", int, 8, "exhaustive length of the Lemma-42 transformer check", min=1, max=12),
+        Param("size", int, 10, "largest size searched, binary C-RASP[periodic,local]", min=1, max=16),
+        Param("n", int, 6, "sample length, binary C-RASP[periodic,local]", min=0, max=10),
+        Param("plain_size", int, 12, "largest size searched, binary C-RASP[]", min=1, max=16),
+        Param("plain_n", int, 7, "sample length, binary C-RASP[]", min=0, max=10),
+        Param("unary_size", int, 16, "largest size searched, unary C-RASP[]", min=1, max=24),
+        Param("unary_n", int, 24, "sample length, unary C-RASP[]", min=0, max=60),
+        Param("ternary_size", int, 8, "largest size searched, ternary C-RASP[periodic,local]", min=1, max=14),
+        Param("ternary_n", int, 5, "sample length, ternary", min=0, max=7),
+        Param("positive_size", int, 12, "largest size for the positive controls and Occam runs", min=1,
+              max=16),
+        Param("positive_n", int, 6, "sample length for the positive controls", min=0, max=10),
+        Param("occam_n", int, 6, "largest training length of the Occam runs", min=1, max=8),
+        Param("occam_parity_size", int, 10, "largest size of the Occam run on PARITY", min=1, max=14),
+        Param("max_modulus", int, 2, "largest modulus of periodic leaves", min=1, max=6),
+        Param("max_offset", int, 1, "largest local offset", min=0, max=4),
+        Param("verify_len", int, 14, "exact verification length of found programs", min=1, max=20),
+        Param("max_behaviours", int, 400_000, "kept behaviours per sort (memory bound)", min=1000,
+              max=5_000_000),
+    )),
+    assumptions=(),
+    claims=CLAIMS,
+    expect=EXPECT,
+)
