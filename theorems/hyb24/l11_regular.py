@@ -69,11 +69,12 @@ THEOREM = Theorem(
     )),
     assumptions=(
         Assumption("periodic", "periodic positional predicates are available",
-                   note="dropping it: (aa)* has no C-RASP[] program (Lemma 37, cited; the Lemma-37 "
-                        "eventual-constancy certificate is not implemented yet)"),
+                   note="dropping it: (aa)* has no C-RASP[] program (Lemma 37, cited; the per-program "
+                        "Lemma-37 certificates are the claim below, the bounded search is HYB24.NEG)"),
         Assumption("local", "local counts are available",
-                   note="dropping it: Tomita 4 and Sigma*abSigma* have local programs but none in C-RASP[] "
-                        "(Krebs 2008, cited)"),
+                   note="dropping it: Tomita 4 has a local program but none in C-RASP[] (Krebs 2008, "
+                        "cited; HYB24.NEG: none found up to size 12). Not Sigma*abSigma* over {a,b}, as the "
+                        "catalog says: it equals Sigma*aSigma*bSigma*, which is in C-RASP[]"),
     ),
     claims=(
         Computed("(aa)* in C-RASP[periodic] over {a,b}", "conclusion", "Lemma 11 (2); App. C.2.3",
