@@ -1,12 +1,14 @@
 """HYB24.T9: every C-RASP[periodic,local] program compiles to a Limit Transformer (Periodic, Local; NoPE for
 C-RASP[]) that accepts exactly the same strings (Huang et al. 2024, Thm 9 = Thm 27, Remark 28)."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import sympy as sp
 
-from proofkit.crasp import analysis
+from proofkit.crasp import analysis, load
+from proofkit.crasp import tasks as T
 from proofkit.crasp.checks import length_for
 from proofkit.crasp.compiler import check_against, compile_program, precision_needed
 from proofkit.crasp.library import load_index
@@ -36,6 +38,40 @@ def all_agree(p):
     return (Verdict.CONFIRMED, f"{len(programs)} programs",
             f"{precision} arithmetic, offset {offset}: every prefix of every string agrees for "
             + ", ".join(lines))
+
+
+def _tasks(p):
+    """(program file, task, exhaustive input size) for the Table-3 task programs compiled by T9."""
+    s = p["compile_len"]
+    return (("task_binary_majority.crasp", T.majority_task(2), s),
+            ("task_interleave.crasp", T.interleave_task(3), 3 * ((s + 1) // 3)),
+            ("task_sort_V4.crasp", T.sort_task(4), 4),
+            ("task_copy_V3.crasp", T.copy_task(3), 3),
+            ("task_copy_position_V3.crasp", T.copy_task(3), 3))
+
+
+def tasks_agree(p):
+    """Multi-output programs: every next_<s> statement of the compiled network equals the interpreter at
+    every position of the task's own sequences (Table 3) or of every string (induction heads)."""
+    lines = []
+    for file, task, size in _tasks(p):
+        r = T.check_compiled(load(PROGRAMS / file), task, size)
+        if r.mismatch is not None:
+            return Verdict.REFUTED, f"{file}: {r.mismatch}", f"compiled {file} differs: {r.mismatch}"
+        lines.append(f"{file}: {r.sequences} target sequences (inputs <= {size}), {r.values} values")
+    for file in ("induction_head_support.crasp", "induction_head_argmax.crasp"):
+        program = load(PROGRAMS / file)
+        n = length_for(len(program.alphabet), p["compile_len"]) - 1  # not length-independent: word by word
+        outputs = [o.name for o in program.ops if o.name.startswith("next_")]
+        for name in outputs:
+            one = replace(program, output=name)
+            m = check_against(one, reference(one), n)
+            if m is not None:
+                return Verdict.REFUTED, f"{file}/{name}: {m}", f"compiled {file}, output {name}, fails: {m}"
+        lines.append(f"{file}: {len(outputs)} outputs, every string <= {n}")
+    return (Verdict.CONFIRMED, f"{len(lines)} programs",
+            "exact arithmetic, offset 0, one compiled network per program (induction heads: one per "
+            "output): " + "; ".join(lines))
 
 
 def structure(p):
@@ -124,6 +160,10 @@ THEOREM = Theorem(
         Computed("compiled networks equal the library programs", "conclusion", "Thm 9",
                  "for every library program P and string w: T(P) accepts $w at offset 0 iff P accepts w",
                  all_agree),
+        Computed("compiled networks equal the task and induction-head programs", "conclusion",
+                 "Thm 9; Table 3; App. C.2.1-2",
+                 "one network per next_<s> output of every multi-output program",
+                 tasks_agree),
         Computed("structure: NoPE iff C-RASP[], periodic positional block", "identification", "Thm 9; R28",
                  "the weights use positions only through a Delta-periodic block, and none for C-RASP[]",
                  structure),
@@ -139,6 +179,7 @@ THEOREM = Theorem(
                      "N/(2N + 1) > 1/2 for all N >= 2", margin_control),
     ),
     expect={
+        "compiled networks equal the task and induction-head programs": Verdict.CONFIRMED,
         "compiled networks equal the library programs": Verdict.CONFIRMED,
         "structure: NoPE iff C-RASP[], periodic positional block": Verdict.CERTIFIED,
         "float64 with half-gap comparisons at length 1000": Verdict.CONFIRMED,
