@@ -14,6 +14,8 @@ import sympy as sp
 from proofkit.crasp import analysis, comm, load, parse
 from proofkit.crasp import tasks as T
 from proofkit.crasp.checks import length_for, truth_rows
+from proofkit.crasp.enumerate import search
+from proofkit.crasp.truth import LIBRARY
 from proofkit.params import Param, ParamSpace
 from proofkit.spec import Computed, PaperRef, Theorem
 from proofkit.verdict import Verdict
@@ -168,9 +170,16 @@ def via_rows(family, text):
 
 def parity(p):
     r = truth_rows("PARITY", range(1, p["N"] + 1))
+    s = search(LIBRARY["PARITY"], LIBRARY["PARITY"].alphabet, "[periodic,local]", p["search_size"], 6,
+               verify_len=14)
+    if s.found and s.generalizes:
+        return (Verdict.INCONCLUSIVE, s.expression,
+                f"{reported('no', 'no', 'no', 'no')}. Toolkit: the bounded search FOUND {s.expression}, "
+                f"which agrees with PARITY up to length 14: candidate counterexample to Lemma 41, review")
     return (Verdict.INCONCLUSIVE, str(r),
             f"{reported('no', 'no', 'no', 'no')}. Toolkit: PARITY rows {r} are constant, so the "
-            f"communication bound cannot decide it; non-membership is Lemma 41 (cited, not executed)")
+            f"communication bound cannot decide it; bounded search: {s.summary()} (HYB24.NEG); "
+            f"non-membership itself is Lemma 41 (cited, not executed)")
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -287,6 +296,8 @@ THEOREM = Theorem(
               "task inputs capped at 21)",
               min=1, max=24),
         Param("N", int, 8, "largest split N for the row counts", min=1, max=12),
+        Param("search_size", int, 10, "Parity: bounded C-RASP[periodic,local] program search up to this size "
+              "on strings <= 6", min=1, max=12),
         Param("sample_len", int, 150, "input length of the seeded long task inputs (paper: test bins to 150)",
               min=1, max=400),
         Param("samples", int, 16, "number of seeded long task inputs per check", min=0, max=1000),

@@ -12,7 +12,7 @@ FAST = {
     "HYB24.T12": {"N": 6, "protocol_N": 3},
     "HYB24.C13": {"N": 8},
     "HYB24.TAB2": {"binary_len": 12, "N": 4},
-    "HYB24.TAB3": {"binary_len": 12, "N": 6},
+    "HYB24.TAB3": {"binary_len": 12, "N": 6, "search_size": 8},
     "HYB24.T9": {"compile_len": 6},
 }
 

@@ -14,7 +14,7 @@ from proofkit.testing import checked
 
 PROGRAMS = Path(__file__).parent / "programs"
 FAST = {"binary_len": 9, "N": 4, "sample_len": 40, "samples": 3, "majority_k": 8, "task_V": 4, "sort_V": 30,
-        "copy_V": 10, "copy_reps": 2, "head_len": 6}
+        "copy_V": 10, "copy_reps": 2, "head_len": 6, "search_size": 8}
 BM = "alphabet: 0 1 SEP EOS\n"
 
 
