@@ -187,23 +187,38 @@ def precision_family(p):
             f"{'; '.join(bounds)}. {T7} (App. D.2: unbounded parameter precision defeats identification)")
 
 
-def nope_offsets(p):
-    """C18: compiled C-RASP[] programs have p = 0 and phi = 0 and equal outputs at offsets 0..20."""
-    programs, _ = load_index(PROGRAMS)
+def _offset_runs(fragment, max_len, check=None):
+    """Every library program of the fragment: compiled (default encoding), optional structural check, and
+    exact runs at offsets 0..20 against the interpreter; (None, files) or (refutation, None)."""
     done = []
-    for e in programs:
-        if analysis.fragment(e.program) != "[]":
+    for e in load_index(PROGRAMS)[0]:
+        if analysis.fragment(e.program) != fragment:
             continue
         net = compile_program(e.program)
-        zero_p = all(not v for vec in net.pos for v in vec.values())
-        zero_phi = not any(v for ph in lim.phi_table(net) for v in ph.values())
-        if not (zero_p and zero_phi and net.is_nope()):
-            return Verdict.REFUTED, e.file, f"{e.file}: p = 0 {zero_p}, phi = 0 {zero_phi}"
-        n = length_for(len(e.program.alphabet), p["c18_len"])
+        if check is not None and (bad := check(e, net)) is not None:
+            return bad, None
+        n = max_len(len(e.program.alphabet))
         bad = lim.offset_mismatch(net, reference(e.program), n, range(0, 21))
         if bad is not None:
-            return Verdict.REFUTED, f"{e.file} offset {bad[0]}", f"{e.file}: offset {bad[0]}: {bad[1]}"
+            where = f"{e.file} offset {bad[0]}"
+            return (Verdict.REFUTED, where, f"{where}: {bad[1]}"), None
         done.append(f"{e.file} (<= {n})")
+    return None, done
+
+
+def _nope_structure(e, net):
+    zero_p = all(not v for vec in net.pos for v in vec.values())
+    zero_phi = not any(v for ph in lim.phi_table(net) for v in ph.values())
+    if not (zero_p and zero_phi and net.is_nope()):
+        return Verdict.REFUTED, e.file, f"{e.file}: p = 0 {zero_p}, phi = 0 {zero_phi}"
+    return None
+
+
+def nope_offsets(p):
+    """C18: compiled C-RASP[] programs have p = 0 and phi = 0 and equal outputs at offsets 0..20."""
+    bad, done = _offset_runs("[]", lambda k: length_for(k, p["c18_len"]), _nope_structure)
+    if bad is not None:
+        return bad
     return (Verdict.CERTIFIED, f"{len(done)} programs",
             f"exact: every C-RASP[] library program compiles to a network with p_i = 0 for all i and phi = 0 "
             f"in every head (structural), and its exact run equals the interpreter at every prefix of every "
@@ -226,17 +241,9 @@ def naive_offset_control(p):
 
 def robust_offsets(p):
     """The default (robust) periodic encoding is offset-invariant for the periodic library programs."""
-    programs, _ = load_index(PROGRAMS)
-    done = []
-    for e in programs:
-        if analysis.fragment(e.program) != "[periodic]":
-            continue
-        net = compile_program(e.program)
-        n = min(4, length_for(len(e.program.alphabet), p["c18_len"]))
-        bad = lim.offset_mismatch(net, reference(e.program), n, range(0, 21))
-        if bad is not None:
-            return Verdict.REFUTED, f"{e.file} offset {bad[0]}", f"{e.file}: offset {bad[0]}: {bad[1]}"
-        done.append(f"{e.file} (<= {n})")
+    bad, done = _offset_runs("[periodic]", lambda k: min(4, length_for(k, p["c18_len"])))
+    if bad is not None:
+        return bad
     return (Verdict.CERTIFIED, f"{len(done)} programs",
             f"exact runs at offsets 0..20 equal the interpreter at every prefix: {', '.join(done)} (the SOS "
             f"residue read makes the periodic read relative; cf. Remark 28 / Lemma 47)")
