@@ -8,26 +8,39 @@ Periodic leaves have 2 <= m <= max_modulus (m = 1 is ``true``), local counts a s
 0 <= d <= max_offset (a set S is the sum of its singletons). Examples: MAJORITY ``#Q(b) <= #Q(a)`` has size
 5, (aa)* ``(#Q(b) <= 0) and mod(2, 0)`` size 6. Every tree of size s flattens to at most s IR ops.
 
-**Sample.** All strings of length <= n, i.e. every prefix of every string of length n: the distinct cells
-of the (strings x positions) array of the vectorized interpreter, stored once each as the nodes of the
-prefix trie, level by level (node = prefix; position 0 = the empty prefix, the virtual start position).
-A behaviour is the vector of an expression's values at all nodes.
+**Sample.** Any prefix-closed set of words, stored once each as the nodes of its trie, level by level
+(node = prefix; position 0 = the empty prefix, the virtual start position). ``Sample(k, n)`` is the
+complete case, all strings of length <= n (the distinct cells of the (strings x positions) array of the
+vectorized interpreter), with arithmetic indexing; ``PrefixSample(k, words)`` is the general case with
+explicit parent / depth / last-letter arrays (e.g. every prefix of a task's target sequences). A behaviour
+is the vector of an expression's values at all nodes.
 
 **Pruning, and why it is sound.** Of all expressions with the same behaviour only the first (smallest)
 is kept. The value of an expression at node u (a prefix of length i) depends only on its operands'
 values at u and at the ancestors of u (the prefixes of u, positions <= i of the same string):
 ``#B`` sums B over the ancestors, ``#[d] B`` reads the ancestor at distance d, and every other operator
-is pointwise; periodic leaves read the depth. The sample is prefix-closed, so an operator's behaviour is
-a function of its operands' behaviours alone, and replacing an operand by an observationally equivalent
-one leaves the behaviour of the whole expression unchanged. By induction on size: every behaviour that
+is pointwise; periodic leaves read the depth. Every sample (complete or not) is prefix-closed: the
+ancestors of a node are nodes. So an operator's behaviour is a function of its operands' behaviours
+alone, and replacing an operand by an observationally equivalent one leaves the behaviour of the whole
+expression unchanged. By induction on size: every behaviour that
 some expression of size <= s has is reached by a kept expression of size <= s. Hence if no kept Boolean
 expression of size <= s matches the target on the sample, **no** expression of size <= s does; and the
 first match found is a smallest consistent program. Equality of behaviours is decided exactly (64-bit
 hashes only bucket rows; a hash hit is compared element by element).
 
-**What a result means.** "found" = a smallest program consistent with f on every string of length <= n,
-then checked exactly at a longer length (it may or may not generalize). "none found up to size s on
-strings <= n" is a bounded statement about this grammar, never "no program exists".
+**Masked targets** (``search_masked``, ``search_task``). A target may care only about some nodes (bits,
+care mask): a behaviour matches when it equals the bits on every cared node. The argument above covers
+it unchanged (a matching expression of size <= s has a kept representative of size <= s with the same
+behaviour, hence also matching); each size level's new Boolean behaviours are scanned for matches on
+packed 64-bit words, ``(row ^ bits) & mask == 0``. ``search_task`` builds the sample from every prefix of
+the target sequences x SEP y EOS of a task's valid inputs and, per alphabet symbol s, the target of
+``next_s`` at the positions that ``tasks.check_task`` checks (SEP .. last output). A negative on a sample
+holds on every larger sample, since consistency on the larger one implies consistency on the smaller.
+
+**What a result means.** "found" = a smallest program consistent with f on the sample (for ``search``
+every string of length <= n), then checked exactly at a longer length (it may or may not generalize).
+"none found up to size s on strings <= n" is a bounded statement about this grammar and sample, never
+"no program exists".
 
 Memory is bounded by ``max_behaviours`` (kept behaviours per sort) and ``CELLS`` (cells per evaluated
 candidate batch); when the cap is hit the search stops and reports the last size it completed.
@@ -138,6 +151,82 @@ class Sample:
         for L in range(1, self.n + 1):
             a, b, c = self.start[L - 1], self.start[L], self.start[L + 1]
             out[:, b:c] = np.repeat(out[:, a:b], self.k, axis=1) + B[:, b:c]
+        return out
+
+
+class PrefixSample:
+    """An arbitrary prefix-closed set of words over k letters as the nodes of its trie, level by level.
+
+    Same interface as :class:`Sample` (``N``, ``depth``, ``last``, ``anc``, ``tree_cumsum``), with explicit
+    parent pointers; within a level the nodes are in lexicographic order, so the complete set of strings of
+    length <= n gives the nodes of ``Sample(k, n)`` in the same order."""
+
+    def __init__(self, k: int, words: Any) -> None:
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+            raise InputError("k", "an alphabet size >= 1", k)
+        try:
+            ws = {tuple(int(a) for a in w) for w in words}
+        except (TypeError, ValueError):
+            raise InputError("words", "an iterable of words (sequences of letter indices)", words) from None
+        if not ws:
+            raise InputError("words", "a non-empty prefix-closed set of words", "no words")
+        if len(ws) > MAX_NODES:
+            raise InputError("words", f"at most {MAX_NODES} words (sample nodes)", len(ws))
+        for w in sorted(ws, key=lambda w: (len(w), w)):
+            if any(not 0 <= a < k for a in w):
+                raise InputError("words", f"letter indices in [0, {k})", list(w))
+            if w and w[:-1] not in ws:
+                raise InputError("words", "a prefix-closed set (every prefix of a word is a word)",
+                                 f"{list(w)} without its prefix {list(w[:-1])}")
+        self.k = k
+        order = sorted(ws, key=lambda w: (len(w), w))
+        self.words = order
+        index = {w: i for i, w in enumerate(order)}
+        self.N = len(order)
+        self.n = len(order[-1])
+        self.depth = np.array([len(w) for w in order], dtype=np.int64)
+        self.last = np.array([w[-1] if w else -1 for w in order], dtype=np.int64)
+        self.parent = np.array([index[w[:-1]] if w else 0 for w in order], dtype=np.int64)
+        self.start = np.searchsorted(self.depth, np.arange(self.n + 2)).tolist()  # level L: start[L]..
+        self.anc: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        idx = np.arange(self.N, dtype=np.int64)
+        for d in range(0, self.n + 1):  # ancestor at distance d, valid when it is a real position
+            self.anc[d] = (np.where(self.depth - d >= 1, idx, 0), self.depth - d >= 1)
+            idx = self.parent[idx]
+
+    @classmethod
+    def closure(cls, k: int, words: Any) -> PrefixSample:
+        """The sample of every prefix of the given words."""
+        return cls(k, {tuple(w[:i]) for w in (tuple(int(a) for a in w) for w in words)
+                       for i in range(len(w) + 1)})
+
+    def strings(self) -> int:
+        """Number of sample words (nodes)."""
+        return self.N
+
+    def values(self, fn: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """Per-node values of a causal per-prefix function fn: X (B, L) -> (B, L + 1), called once per
+        length of the words that are no proper prefix of another word (the trie's leaves)."""
+        below = np.arange(self.N, dtype=np.int64)  # a leaf below each node
+        for u in range(self.N - 1, 0, -1):
+            below[self.parent[u]] = below[u]
+        out = np.zeros(self.N, dtype=bool)
+        leaves = np.unique(below)
+        for L in np.unique(self.depth[leaves]).tolist():
+            group = leaves[self.depth[leaves] == L]
+            X = np.array([self.words[i] for i in group], dtype=np.int64).reshape(len(group), L)
+            vals = np.asarray(fn(X))
+            row = {int(g): r for r, g in enumerate(group)}
+            nodes = np.flatnonzero(np.isin(below, group))
+            out[nodes] = vals[[row[int(below[u])] for u in nodes], self.depth[nodes]]
+        return out
+
+    def tree_cumsum(self, B: np.ndarray, dtype: Any) -> np.ndarray:
+        """#B at every node of every row: the sum of B over the node's real ancestors (and itself)."""
+        out = np.zeros(B.shape, dtype=dtype)
+        for L in range(1, self.n + 1):
+            a, b = self.start[L], self.start[L + 1]
+            out[:, a:b] = out[:, self.parent[a:b]] + B[:, a:b]
         return out
 
 
@@ -289,9 +378,10 @@ def _truth_fn(truth: GroundTruth | Callable[[np.ndarray], np.ndarray]) -> Callab
 class _Search:
     """State of one bottom-up enumeration (see the module docstring)."""
 
-    def __init__(self, alphabet: tuple[str, ...], frag: Fragment, n: int, max_behaviours: int) -> None:
+    def __init__(self, alphabet: tuple[str, ...], frag: Fragment, sample: Sample | PrefixSample,
+                 max_behaviours: int) -> None:
         self.alphabet, self.frag = alphabet, frag
-        self.S = Sample(len(alphabet), n)
+        self.S = sample
         N = self.S.N
         self.N = N
         self.bw = -(-N // 64) * 8  # packed Boolean row bytes
@@ -480,7 +570,7 @@ def search_all(truths: Sequence[tuple[str, Sequence[str], Any]], fragment: str |
     if not isinstance(max_behaviours, int) or max_behaviours < 16:
         raise InputError("max_behaviours", "an integer >= 16", max_behaviours)
     fns = [_truth_fn(t) for _, _, t in truths]
-    st = _Search(alphas[0], frag, n, max_behaviours)
+    st = _Search(alphas[0], frag, Sample(k, n), max_behaviours)
     Xn = (np.stack(np.unravel_index(np.arange(k**n), (k,) * n), axis=1).astype(np.int64) if n
           else np.zeros((1, 0), dtype=np.int64))
     targets = []
@@ -530,12 +620,16 @@ def search_all(truths: Sequence[tuple[str, Sequence[str], Any]], fragment: str |
     return results
 
 
-def explore(alphabet: Sequence[str], fragment: str | Fragment, max_size: int, n: int,
-            max_behaviours: int = 400_000) -> tuple[np.ndarray, np.ndarray, list[str], Sample]:
+def explore(alphabet: Sequence[str], fragment: str | Fragment, max_size: int, n: int | PrefixSample,
+            max_behaviours: int = 400_000) -> tuple[np.ndarray, np.ndarray, list[str], Sample | PrefixSample]:
     """Every kept Boolean behaviour of size <= max_size: bits over the sample nodes (M, N), sizes (M,) and
-    texts, plus the sample (for cross-checks of the pruning against an unpruned enumeration)."""
+    texts, plus the sample (for cross-checks of the pruning against an unpruned enumeration); the sample
+    is every string of length <= n, or the given prefix-closed sample."""
     alpha = _alpha(alphabet)
-    st = _Search(alpha, Fragment.of(fragment), n, max_behaviours)
+    if isinstance(n, PrefixSample) and n.k != len(alpha):
+        raise InputError("sample", f"a sample over {len(alpha)} letters", n.k)
+    sample = n if isinstance(n, PrefixSample) else Sample(len(alpha), n)
+    st = _Search(alpha, Fragment.of(fragment), sample, max_behaviours)
     for s in range(1, max_size + 1):
         st.bstart[s], st.cstart[s] = st.B.n, st.C.n
         st.leaves() if s == 1 else st.level(s)
@@ -558,6 +652,194 @@ def search(truth_accepts: GroundTruth | Callable[[np.ndarray], np.ndarray], alph
     length <= n, verified exactly at verify_len; or the bounded negative 'none found up to size s'."""
     lang = name or getattr(truth_accepts, "name", "f")
     return search_all([(lang, alphabet, truth_accepts)], fragment, max_size, n, verify_len, max_behaviours)[0]
+
+
+@dataclass
+class MaskedMatch:
+    """One masked target of :func:`search_masked`: the smallest expression matching it on the cared nodes."""
+
+    name: str
+    cared: int  # number of sample nodes where the target is cared about
+    found: bool = False
+    size_completed: int = 0  # every expression of size <= size_completed was covered
+    expression: str | None = None
+    size: int | None = None
+
+    def text(self) -> str:
+        """'name := expression (size s)' or 'name: none found up to size s'."""
+        if self.found:
+            return f"{self.name} := {self.expression} (size {self.size})"
+        return f"{self.name}: none found up to size {self.size_completed}"
+
+
+@dataclass
+class MaskedSearch:
+    """The outcome of :func:`search_masked`: per target the smallest match or the bounded negative."""
+
+    fragment: str
+    max_size: int
+    sample_nodes: int
+    matches: list[MaskedMatch]
+    bool_behaviours: int = 0
+    count_behaviours: int = 0
+    candidates: int = 0
+    seconds: float = 0.0
+    stopped: str = ""  # why the enumeration stopped early ('' when it ran to max_size or found all)
+    per_size: list[tuple[int, int, int]] = field(default_factory=list)  # (size, bools, counts) kept
+
+    def counts(self) -> str:
+        """The enumeration effort in words."""
+        return (f"{self.bool_behaviours} Boolean / {self.count_behaviours} count behaviours kept of "
+                f"{self.candidates} candidates, {self.seconds:.1f} s")
+
+
+def _masked_rows(st: _Search, r: range, target: np.ndarray, mask: np.ndarray) -> int:
+    """Index of the first kept Boolean row in r that equals target on the mask (packed, 64-bit words)."""
+    w = st.bw // 8
+    step = max(1, CELLS // max(1, w) // 8)
+    for a in range(r.start, r.stop, step):
+        rows = st.B.rows[a: min(r.stop, a + step)].view(np.uint64)
+        ok = np.flatnonzero(~((rows ^ target) & mask).any(axis=1))
+        if len(ok):
+            return a + int(ok[0])
+    return -1
+
+
+def search_masked(alphabet: Sequence[str], sample: Sample | PrefixSample,
+                  targets: Sequence[tuple[str, Any, Any]], fragment: str | Fragment, max_size: int,
+                  max_behaviours: int = 400_000) -> MaskedSearch:
+    """Smallest Boolean expressions (one shared enumeration) matching masked targets (name, bits, care mask)
+    over the sample nodes: a behaviour matches when it equals the bits on every cared node."""
+    t0 = time.perf_counter()
+    alpha = _alpha(alphabet)
+    if not isinstance(sample, (Sample, PrefixSample)) or sample.k != len(alpha):
+        raise InputError("sample", f"a Sample or PrefixSample over {len(alpha)} letters", sample)
+    frag = Fragment.of(fragment)
+    if not isinstance(max_size, int) or isinstance(max_size, bool) or not 1 <= max_size <= 30:
+        raise InputError("max_size", "an integer in [1, 30]", max_size)
+    if not isinstance(max_behaviours, int) or max_behaviours < 16:
+        raise InputError("max_behaviours", "an integer >= 16", max_behaviours)
+    if not targets:
+        raise InputError("targets", "at least one (name, bits, mask)", targets)
+    st = _Search(alpha, frag, sample, max_behaviours)
+    packed, matches = [], []
+    for name, bits, mask in targets:
+        b, m = np.asarray(bits), np.asarray(mask)
+        if b.shape != (st.N,) or b.dtype != bool:
+            raise InputError("bits", f"a Boolean vector of shape ({st.N},) (one per sample node) for {name}",
+                             b.shape)
+        if m.shape != (st.N,) or m.dtype != bool:
+            raise InputError("mask", f"a Boolean vector of shape ({st.N},) (one per sample node) for {name}",
+                             m.shape)
+        packed.append((st.pack((b & m)[None, :])[0].view(np.uint64), st.pack(m[None, :])[0].view(np.uint64)))
+        matches.append(MaskedMatch(str(name), int(m.sum())))
+    out = MaskedSearch(frag.text(), max_size, st.N, matches)
+    hits = [-1] * len(targets)
+    for s in range(1, max_size + 1):
+        st.bstart[s], st.cstart[s] = st.B.n, st.C.n
+        st.leaves() if s == 1 else st.level(s)
+        st.bend[s], st.cend[s] = st.B.n, st.C.n
+        out.per_size.append((s, st.B.n - st.bstart[s], st.C.n - st.cstart[s]))
+        capped = st.B.full or st.C.full
+        for i, (t, m) in enumerate(packed):
+            if hits[i] < 0:
+                hits[i] = _masked_rows(st, st.rng("B", s), t, m)
+                if hits[i] < 0 and not capped:
+                    matches[i].size_completed = s
+        if all(h >= 0 for h in hits):
+            break
+        if capped:
+            out.stopped = f"behaviour cap {max_behaviours} reached during size {s}"
+            break
+    for i, mt in enumerate(matches):
+        if hits[i] >= 0:
+            mt.found, mt.size = True, int(st.B.size[hits[i]])
+            mt.size_completed = mt.size - 1
+            mt.expression = st.text("B", hits[i])
+    out.bool_behaviours, out.count_behaviours = st.B.n, st.C.n
+    out.candidates = st.B.candidates + st.C.candidates
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+@dataclass
+class TaskSearchResult:
+    """The outcome of :func:`search_task`: per ``next_`` statement the smallest expression or the bounded
+    negative; when all are found, the assembled program and its exact task check at a larger size."""
+
+    task: str
+    max_input_len: int
+    sequences: int  # target sequences whose prefixes form the sample
+    search: MaskedSearch
+    program_text: str | None = None
+    verify_size: int | None = None
+    generalizes: bool | None = None
+    failure: str | None = None  # the task check's first failure (the program overfits the sample)
+
+    @property
+    def found(self) -> bool:
+        """Every next_ statement was found."""
+        return all(m.found for m in self.search.matches)
+
+    def summary(self) -> str:
+        """One line for reports."""
+        s = self.search
+        stop = f" (stopped: {s.stopped})" if s.stopped else ""
+        head = (f"{self.task} in C-RASP{s.fragment}, per statement up to size {s.max_size}, on every prefix "
+                f"of the {self.sequences} target sequences x SEP y EOS with |x| <= {self.max_input_len} "
+                f"({s.sample_nodes} nodes; cared: the positions check_task checks): "
+                + "; ".join(m.text() for m in s.matches) + stop)
+        if self.found and self.verify_size is not None:
+            head += ("; assembled program: exact check_task on all valid inputs |x| <= "
+                     f"{self.verify_size}: " + ("holds" if self.generalizes else
+                                                f"FAILS (overfits the sample): {self.failure}"))
+        elif not self.found:
+            head += "; no task program of that per-statement size is consistent on the sample"
+        return f"{head} ({s.counts()})"
+
+
+def search_task(task: Any, fragment: str | Fragment, max_size: int, max_input_len: int,
+                verify_size: int | None = None, samples: int = 0, sample_len: int = 150, seed: int = 0,
+                max_behaviours: int = 400_000) -> TaskSearchResult:
+    """Bounded search for a task program (proofkit.crasp.tasks): for every alphabet symbol s the smallest
+    ``next_s`` consistent with the task at the positions check_task checks, on every prefix of the target
+    sequences of all valid inputs of length <= max_input_len; verified with check_task at verify_size."""
+    from . import tasks as tk  # tasks does not import this module; imported here to keep the import light
+
+    if not isinstance(max_input_len, int) or isinstance(max_input_len, bool) or max_input_len < 0:
+        raise InputError("max_input_len", "an integer >= 0", max_input_len)
+    alpha = _alpha(task.alphabet)
+    seqs = []
+    for n in task.lengths(max_input_len):
+        X = task.inputs(n)
+        if len(X):
+            seqs += [(n, t) for t in task.targets(X).tolist()]
+    if not seqs:
+        raise InputError("max_input_len", f"a length with valid inputs of task {task.name!r}", max_input_len)
+    sample = PrefixSample.closure(len(alpha), [t for _, t in seqs])
+    index = {w: i for i, w in enumerate(sample.words)}
+    nxt = np.full(sample.N, -1, dtype=np.int64)
+    for n, t in seqs:  # checked: positions n + 1 (SEP) .. L - 1 (last output), predicting t[i]
+        for i in range(n + 1, len(t)):
+            u = index[tuple(t[:i])]
+            if nxt[u] not in (-1, t[i]):
+                raise InputError("task", "outputs determined by the prefix x SEP y_1 .. y_j",
+                                 task.text(t[:i]))
+            nxt[u] = t[i]
+    care = nxt >= 0
+    targets = [(tk.next_name(s), nxt == j, care) for j, s in enumerate(alpha)]
+    ms = search_masked(alpha, sample, targets, fragment, max_size, max_behaviours)
+    res = TaskSearchResult(task.name, max_input_len, len(seqs), ms)
+    if res.found:
+        res.program_text = f"alphabet: {_alphabet_text(alpha)}\n" + "".join(
+            f"{m.name} := {m.expression}\n" for m in ms.matches)
+        if verify_size is not None:
+            prog = parse(res.program_text, name="smallest task program found")
+            chk = tk.check_task(prog, task, verify_size, sample_len=sample_len, samples=samples, seed=seed)
+            res.verify_size, res.generalizes = verify_size, chk.holds
+            if not chk.holds:
+                res.failure = str(chk.failure) if chk.failure else "the two interpreters disagree"
+    return res
 
 
 @dataclass

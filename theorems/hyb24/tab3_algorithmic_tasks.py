@@ -14,7 +14,7 @@ import sympy as sp
 from proofkit.crasp import analysis, comm, load, parse
 from proofkit.crasp import tasks as T
 from proofkit.crasp.checks import length_for, truth_rows
-from proofkit.crasp.enumerate import search
+from proofkit.crasp.enumerate import search, search_task
 from proofkit.crasp.truth import LIBRARY
 from proofkit.params import Param, ParamSpace
 from proofkit.spec import Computed, PaperRef, Theorem
@@ -130,10 +130,40 @@ def row_binary_majority(p):
                    "; the catalog sketch's pre-SEP restriction of the counts is unnecessary (depth 1)")
 
 
+@cache
+def task_search(kind, fragment, size, length):
+    """Bounded per-statement search for a task program (proofkit.crasp.enumerate.search_task), verified
+    exactly at |x| <= length + 6 when every next_ statement is found."""
+    task = T.interleave_task(3) if kind == "interleave" else T.majority_task(2)
+    return search_task(task, fragment, size, length, verify_size=length + 6)
+
+
+def interleave_search_text(s):
+    """The Binary Majority Interleave C-RASP[] search in words (bounded; non-existence is NOT claimed)."""
+    if not s.found:
+        return (f"; bounded search for a C-RASP[] program: {s.summary()}. A negative on this sample holds "
+                f"on every larger sample; it is about this grammar and size only, non-existence is NOT "
+                f"claimed. The C-RASP[periodic] program")
+    gen = ("it passes the exact task check" if s.generalizes else f"it does NOT generalize: {s.failure}")
+    return (f"; bounded search FOUND a C-RASP[] task program consistent on the sample: {s.summary()}; "
+            f"{gen}. The C-RASP[periodic] program")
+
+
 def row_interleave(p):
+    s = task_search("interleave", "[]", p["task_search_size"], p["task_search_len"])
     return outcome(interleave(p), "[periodic]", reported("none found", "yes", "yes", "no"),
-                   "; no C-RASP[] program was found by the toolkit either (none searched for "
-                   "systematically; non-existence is NOT claimed)")
+                   interleave_search_text(s))
+
+
+def search_control(p):
+    """Positive control of the task search: Binary Majority in C-RASP[] must be found and verified."""
+    size, length = min(p["task_search_size"], 8), p["task_search_len"]
+    s = task_search("majority", "[]", size, length)
+    if s.found and s.generalizes:
+        return (Verdict.CONFIRMED, "found",
+                f"the task search finds every next_ statement of Binary Majority in C-RASP[] and the "
+                f"assembled program passes the exact task check: {s.summary()}")
+    return Verdict.REFUTED, "not found", f"the task search misses the Binary Majority program: {s.summary()}"
 
 
 def row_majority(p):
@@ -260,6 +290,7 @@ CLAIMS = (
      Verdict.CONFIRMED),
     ("Sort: catalog sketch", "identification", sort_sketch, Verdict.CONFIRMED),
     ("Copy (unique) in C-RASP[]", "identification", copy_position, Verdict.CONFIRMED),
+    ("task search finds Binary Majority", "identification", search_control, Verdict.CONFIRMED),
     ("control: BM, EOS at SEP", "control",
      lambda p: control(binary_majority(p, "task_binary_majority_mutant.crasp"), "EOS predicted from SEP on"),
      Verdict.REFUTED),
@@ -298,6 +329,11 @@ THEOREM = Theorem(
         Param("N", int, 8, "largest split N for the row counts", min=1, max=12),
         Param("search_size", int, 10, "Parity: bounded C-RASP[periodic,local] program search up to this size "
               "on strings <= 6", min=1, max=12),
+        Param("task_search_size", int, 10, "Binary Majority Interleave: bounded per-statement C-RASP[] "
+              "task-program search up to this size (positive control, Binary Majority: up to min(8, size))",
+              min=1, max=12),
+        Param("task_search_len", int, 6, "task-program search: sample = every prefix of the target sequences "
+              "of all valid inputs of length <= this", min=1, max=12),
         Param("sample_len", int, 150, "input length of the seeded long task inputs (paper: test bins to 150)",
               min=1, max=400),
         Param("samples", int, 16, "number of seeded long task inputs per check", min=0, max=1000),

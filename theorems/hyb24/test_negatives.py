@@ -8,7 +8,18 @@ import pytest
 
 from proofkit import registry
 from proofkit.crasp import accepts, parse
-from proofkit.crasp.enumerate import Fragment, explore, main, occam, program_of, search, search_all
+from proofkit.crasp.enumerate import (
+    Fragment,
+    PrefixSample,
+    Sample,
+    explore,
+    main,
+    occam,
+    program_of,
+    search,
+    search_all,
+    search_masked,
+)
 from proofkit.crasp.morphism import (
     REDUCTIONS,
     apply,
@@ -242,3 +253,83 @@ def test_enumerate_cli(capsys):
     assert main(["PARITY", "--fragment", "[periodic,local]", "--max-size", "5", "--n", "3"]) == 3
     assert "none found up to size 5" in capsys.readouterr().out
     assert main(["NOPE"]) == 2
+
+
+# ---------------------------------------------------------------------------------------------------
+# enumerate.py: prefix-closed samples and masked targets
+
+WORDS = ["aab", "abba", "b", "bbab", "ba", "aaaa"]  # prefix closure: a sample that is no complete trie
+
+
+def _closure(words, alphabet="ab"):
+    return PrefixSample.closure(len(alphabet), [[alphabet.index(c) for c in w] for w in words])
+
+
+@pytest.mark.parametrize("spec,max_size", [("[]", 5), ("[periodic,local]", 5)])
+def test_pruning_on_a_prefix_closed_sample_reaches_exactly_the_unpruned_behaviours(spec, max_size):
+    frag = Fragment.of(spec)
+    sample = _closure(WORDS)
+    assert sample.N == 14 and sample.words[0] == () and sample.n == 4
+    bits, sizes, texts, _ = explore(("a", "b"), frag, max_size, sample)
+    kept = {row.tobytes(): int(s) for row, s in zip(bits, sizes)}
+    naive: dict[bytes, int] = {}
+    for s, trees in _naive_boolean_trees(("a", "b"), frag, max_size).items():
+        for t in trees:
+            prog = program_of(("a", "b"), t)
+            naive.setdefault(sample.values(lambda X, prog=prog: accepts_prefixes(prog, X)).tobytes(), s)
+    assert set(naive) == set(kept)  # completeness and soundness of the pruning on this sample
+    assert all(naive[k] == kept[k] for k in kept)  # kept expressions are smallest
+    for row, t in zip(bits, texts):
+        prog = program_of(("a", "b"), t)
+        assert np.array_equal(sample.values(lambda X, prog=prog: accepts_prefixes(prog, X)), row)
+
+
+def test_prefix_sample_of_all_strings_equals_the_complete_trie():
+    full = Sample(3, 3)
+    gen = PrefixSample(3, [w for L in range(4) for w in itertools.product(range(3), repeat=L)])
+    assert full.N == gen.N == 40
+    assert np.array_equal(full.depth, gen.depth) and np.array_equal(full.last, gen.last)
+    for d in full.anc:
+        assert all(np.array_equal(x, y) for x, y in zip(full.anc[d], gen.anc[d]))
+    B = np.random.default_rng(1).integers(0, 2, size=(4, 40)).astype(bool)
+    assert np.array_equal(full.tree_cumsum(B, np.int32), gen.tree_cumsum(B, np.int32))
+
+
+def test_masked_target_is_found_by_a_smaller_expression():
+    sample = Sample(2, 4)
+    bits = (sample.last == 0) & (sample.tree_cumsum((sample.last == 1)[None, :], np.int32)[0] == 0)  # a+ only
+    full = np.ones(sample.N, dtype=bool)
+    care = sample.last == 0  # don't care where the last letter is not a
+    r = search_masked("ab", sample, [("exact", bits, full), ("masked", bits, care)], "[]", 8)
+    exact, masked = r.matches
+    assert exact.found and masked.found and masked.size < exact.size
+    assert masked.expression == "#Q(b) <= 0" and masked.cared == int(care.sum())
+    prog = program_of(("a", "b"), masked.expression)
+    X = all_strings(2, 4)
+    row = sample.from_prefixes(accepts_prefixes(prog, X)).astype(bool)
+    assert np.array_equal(row[care], bits[care]) and not np.array_equal(row, bits)
+    again = search_masked("ab", sample, [("masked", bits, care)], "[]", 8)
+    assert again.matches[0].expression == masked.expression and again.candidates <= r.candidates
+
+
+def test_prefix_sample_and_masked_search_bad_input_name_the_field():
+    with pytest.raises(InputError) as e:
+        PrefixSample(2, [(), (0,), (0, 1, 1)])  # (0, 1) missing
+    assert e.value.field == "words" and "prefix-closed" in str(e.value)
+    with pytest.raises(InputError) as e:
+        PrefixSample(2, [(), (2,)])
+    assert e.value.field == "words"
+    with pytest.raises(InputError) as e:
+        PrefixSample(2, [])
+    assert e.value.field == "words"
+    sample = Sample(2, 2)
+    ok = np.zeros(sample.N, dtype=bool)
+    with pytest.raises(InputError) as e:
+        search_masked("ab", sample, [("t", ok, ok[:-1])], "[]", 3)
+    assert e.value.field == "mask"
+    with pytest.raises(InputError) as e:
+        search_masked("ab", sample, [("t", ok.astype(int), ok)], "[]", 3)
+    assert e.value.field == "bits"
+    with pytest.raises(InputError) as e:
+        search_masked("abc", sample, [("t", ok, ok)], "[]", 3)
+    assert e.value.field == "sample"

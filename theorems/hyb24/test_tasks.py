@@ -9,6 +9,7 @@ import pytest
 from proofkit import registry
 from proofkit.crasp import analysis, load, parse
 from proofkit.crasp import tasks as T
+from proofkit.crasp.enumerate import search_task
 from proofkit.errors import InputError
 from proofkit.testing import checked
 
@@ -164,3 +165,29 @@ def test_compiled_task_network_equals_interpreter_and_the_check_bites():
     with pytest.raises(InputError, match="next_EOS"):
         no_eos = parse(BM + "next_0 := true\nnext_1 := true\nnext_SEP := true\n")
         T.check_compiled(no_eos, T.majority_task(2), 2)
+
+
+def test_task_search_finds_binary_majority_and_verifies_it():
+    r = search_task(T.majority_task(2), "[]", 8, 5, verify_size=10)
+    assert r.found and r.generalizes and r.failure is None
+    got = {m.name: (m.expression, m.size) for m in r.search.matches}
+    assert got["next_SEP"] == ("Q(EOS)", 1) and got["next_EOS"] == ("not Q(SEP)", 2)
+    assert got["next_0"][1] == 7 and got["next_1"][1] == 7
+    assert "next_0 := Q(SEP) and (#Q(1) <= #Q(0))" in r.program_text
+    assert r.search.sample_nodes == len({tuple(t[:i]) for n in range(1, 6)
+                                         for t in T.majority_task(2).targets(T.majority_task(2).inputs(n))
+                                         .tolist() for i in range(len(t) + 1)})
+    assert "exact check_task on all valid inputs |x| <= 10: holds" in r.summary()
+
+
+def test_task_search_interleave_is_bounded_and_an_overfit_is_reported():
+    r = search_task(T.interleave_task(3), "[]", 8, 6)
+    by = {m.name: m for m in r.search.matches}
+    assert not r.found and by["next_SEP"].expression == "Q(EOS)"
+    assert not by["next_0"].found and by["next_0"].size_completed == 8
+    assert "next_0: none found up to size 8" in r.summary() and r.search.sample_nodes == 119
+    tiny = search_task(T.majority_task(2), "[]", 8, 1, verify_size=4)  # inputs 0, 1 only: overfits
+    assert tiny.found and tiny.generalizes is False and "overfits" in tiny.summary()
+    with pytest.raises(InputError) as e:
+        search_task(T.interleave_task(3), "[]", 4, 2)
+    assert e.value.field == "max_input_len"
