@@ -375,6 +375,14 @@ def _truth_fn(truth: GroundTruth | Callable[[np.ndarray], np.ndarray]) -> Callab
     raise InputError("truth_accepts", "a GroundTruth or a callable X -> bool (B, n + 1)", truth)
 
 
+def _check_limits(max_size: Any, max_behaviours: Any) -> None:
+    """The search bounds: expression size in [1, 30], at least 16 kept behaviours per sort."""
+    if not isinstance(max_size, int) or isinstance(max_size, bool) or not 1 <= max_size <= 30:
+        raise InputError("max_size", "an integer in [1, 30]", max_size)
+    if not isinstance(max_behaviours, int) or max_behaviours < 16:
+        raise InputError("max_behaviours", "an integer >= 16", max_behaviours)
+
+
 class _Search:
     """State of one bottom-up enumeration (see the module docstring)."""
 
@@ -447,6 +455,12 @@ class _Search:
             step = max(1, CELLS // max(1, self.N))
             for s0 in range(0, len(a), step):
                 yield a[s0: s0 + step], b[s0: s0 + step]
+
+    def grow(self, s: int) -> None:
+        """Enumerate size s (leaves at s = 1) and record which kept rows are new at this size."""
+        self.bstart[s], self.cstart[s] = self.B.n, self.C.n
+        self.leaves() if s == 1 else self.level(s)
+        self.bend[s], self.cend[s] = self.B.n, self.C.n
 
     def rng(self, store: str, s: int) -> range:
         st, en = (self.bstart, self.bend) if store == "B" else (self.cstart, self.cend)
@@ -563,12 +577,9 @@ def search_all(truths: Sequence[tuple[str, Sequence[str], Any]], fragment: str |
         if ta is not None and tuple(ta) != a:
             raise InputError("alphabet", f"the ground truth's alphabet {list(ta)} for {name}", list(a))
     frag = Fragment.of(fragment)
-    if not isinstance(max_size, int) or isinstance(max_size, bool) or not 1 <= max_size <= 30:
-        raise InputError("max_size", "an integer in [1, 30]", max_size)
+    _check_limits(max_size, max_behaviours)
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise InputError("n", "an integer >= 0", n)
-    if not isinstance(max_behaviours, int) or max_behaviours < 16:
-        raise InputError("max_behaviours", "an integer >= 16", max_behaviours)
     fns = [_truth_fn(t) for _, _, t in truths]
     st = _Search(alphas[0], frag, Sample(k, n), max_behaviours)
     Xn = (np.stack(np.unravel_index(np.arange(k**n), (k,) * n), axis=1).astype(np.int64) if n
@@ -582,12 +593,7 @@ def search_all(truths: Sequence[tuple[str, Sequence[str], Any]], fragment: str |
     hits = [-1] * len(truths)
     stopped = ""
     for s in range(1, max_size + 1):
-        st.bstart[s], st.cstart[s] = st.B.n, st.C.n
-        if s == 1:
-            st.leaves()
-        else:
-            st.level(s)
-        st.bend[s], st.cend[s] = st.B.n, st.C.n
+        st.grow(s)
         for i, (row, th) in enumerate(targets):
             if hits[i] < 0:
                 hits[i] = st.B.find(row, th)
@@ -631,9 +637,7 @@ def explore(alphabet: Sequence[str], fragment: str | Fragment, max_size: int, n:
     sample = n if isinstance(n, PrefixSample) else Sample(len(alpha), n)
     st = _Search(alpha, Fragment.of(fragment), sample, max_behaviours)
     for s in range(1, max_size + 1):
-        st.bstart[s], st.cstart[s] = st.B.n, st.C.n
-        st.leaves() if s == 1 else st.level(s)
-        st.bend[s], st.cend[s] = st.B.n, st.C.n
+        st.grow(s)
     idx = np.arange(st.B.n, dtype=np.int64)
     return st.unpack(idx), st.B.size[: st.B.n].copy(), [st.text("B", int(i)) for i in idx], st.S
 
@@ -715,10 +719,7 @@ def search_masked(alphabet: Sequence[str], sample: Sample | PrefixSample,
     if not isinstance(sample, (Sample, PrefixSample)) or sample.k != len(alpha):
         raise InputError("sample", f"a Sample or PrefixSample over {len(alpha)} letters", sample)
     frag = Fragment.of(fragment)
-    if not isinstance(max_size, int) or isinstance(max_size, bool) or not 1 <= max_size <= 30:
-        raise InputError("max_size", "an integer in [1, 30]", max_size)
-    if not isinstance(max_behaviours, int) or max_behaviours < 16:
-        raise InputError("max_behaviours", "an integer >= 16", max_behaviours)
+    _check_limits(max_size, max_behaviours)
     if not targets:
         raise InputError("targets", "at least one (name, bits, mask)", targets)
     st = _Search(alpha, frag, sample, max_behaviours)
@@ -736,9 +737,7 @@ def search_masked(alphabet: Sequence[str], sample: Sample | PrefixSample,
     out = MaskedSearch(frag.text(), max_size, st.N, matches)
     hits = [-1] * len(targets)
     for s in range(1, max_size + 1):
-        st.bstart[s], st.cstart[s] = st.B.n, st.C.n
-        st.leaves() if s == 1 else st.level(s)
-        st.bend[s], st.cend[s] = st.B.n, st.C.n
+        st.grow(s)
         out.per_size.append((s, st.B.n - st.bstart[s], st.C.n - st.cstart[s]))
         capped = st.B.full or st.C.full
         for i, (t, m) in enumerate(packed):
