@@ -79,6 +79,38 @@ class LinearRecurrence(Family):
             P = p["Lam"] @ P
         return out
 
+    def markov_jacobian(self, theta: np.ndarray, count: int, ops: Ops = FLOAT64) -> np.ndarray:
+        """d (A Lam^j B) / d theta for j = 0..count-1: shape (count*m*n, n_params), rows j-major and each
+        M_j flattened row-major (row j*m*n + r*n + c is M_j[r, c]), columns in theta order.
+
+        The Markov parameters are polynomial in theta, so this is exact in the sympy backend and an
+        enclosure over a whole parameter box in the ball backend (what an interval existence proof of an
+        exact zero-risk learner needs). From d(A Lam^j B) = dA Lam^j B + A sum_i Lam^i dLam Lam^(j-1-i) B
+        + A Lam^j dB, with Q_i = A Lam^i and P_i = Lam^i B:
+        dM_j[r, c] / dA[a, b] = [r = a] P_j[b, c], / dLam[a, b] = sum_{i<j} Q_i[r, a] P_(j-1-i)[b, c],
+        / dB[a, b] = Q_j[r, a] [b = c]."""
+        p = self.unpack(theta)
+        A, Lam, B = p["A"], p["Lam"], p["B"]
+        k, m, n = self.k, self.m, self.n
+        P, Q = [B], [A]
+        for _ in range(1, count):
+            P.append(Lam @ P[-1])
+            Q.append(Q[-1] @ Lam)
+        eye_m, eye_n = ops.asarray(np.eye(m)), ops.asarray(np.eye(n))
+        blocks = []
+        for j in range(count):
+            # axes (r, c, a, b): output entry M_j[r, c], parameter entry [a, b] of A, Lam or B
+            dA = eye_m[:, None, :, None] * P[j].T[None, :, None, :]
+            dLam = ops.zeros((m, n, k, k))
+            for i in range(j):
+                dLam = dLam + Q[i][:, None, :, None] * P[j - 1 - i].T[None, :, None, :]
+            dB = Q[j][:, None, :, None] * eye_n[None, :, None, :]
+            blocks.append(np.concatenate([dA.reshape(m * n, m * k), dLam.reshape(m * n, k * k),
+                                          dB.reshape(m * n, k * n)], axis=1))
+        if not blocks:
+            return ops.zeros((0, self.n_params))
+        return np.concatenate(blocks, axis=0)
+
     def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
         """Similarity gauge: with C = A_h^-1 A_ref (square case),
         map (A, Lam, B) -> (AC, C^-1 Lam C, C^-1 B)."""
