@@ -7,7 +7,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 import sympy as sp
-from sympy import Inverse, MatrixSymbol, Transpose
+from sympy import Inverse, MatMul, MatPow, MatrixSymbol, Transpose
 
 from proofkit import localid
 from proofkit.backend import mp_abs_max
@@ -18,6 +18,7 @@ from proofkit.identify import (
     nearby,
     project,
     relation_residual,
+    show,
     solve_linear,
 )
 
@@ -164,6 +165,47 @@ def test_nearby_candidates():
     assert "factors reordered" in cands
     assert "C replaced by its inverse" in cands and "C replaced by its transpose" in cands
     assert not any("B replaced" in w for w in cands)  # B is not a group element
+
+
+def test_nearby_never_prints_double_transpose_or_inverse():
+    """Issue #9 finding 9: transposing a side that already holds C.T printed C.T.T."""
+    Ls = MatrixSymbol("L", n, n)
+    for side in (Cs.T * Bs, Cs.inv() * Bs, Cs * Ls * Cs.inv(), Transpose(Inverse(Cs)) * Bs):
+        texts = [show(c) for c, _ in nearby(side, {"C"})]
+        assert texts, side
+        assert not any(".T.T" in t or ")^-1)^-1" in t or "^-1)^-1" in t for t in texts), texts
+        assert len(texts) == len(set(texts)), texts  # deduplicated after canonicalisation
+        assert show(side) not in texts  # only genuinely different candidates
+
+
+def test_nearby_transposing_a_transposed_element_gives_it_back():
+    cands = {show(c): what for c, what in nearby(Cs.T * Bs, {"C"})}
+    assert cands["C*B"] == "C replaced by its transpose"
+    assert cands["C.T^-1*B"] == "C replaced by its inverse"
+
+
+def test_nearby_reorders_that_cancel_are_one_candidate():
+    Ls = MatrixSymbol("L", n, n)
+    texts = [show(c) for c, what in nearby(Cs * Ls * Cs.inv(), {"C"}) if what == "factors reordered"]
+    assert texts == ["L", "C^-1*L*C"]  # C C^-1 L, L C C^-1, L C^-1 C, C^-1 C L are all L
+
+
+def test_show_canonical_form():
+    j = sp.Symbol("j", integer=True, nonnegative=True)
+    assert show(Transpose(Transpose(Cs))) == "C"
+    assert show(Inverse(Inverse(Cs))) == "C"
+    assert show(Transpose(Inverse(Cs))) == show(Inverse(Transpose(Cs))) == "C.T^-1"
+    assert show(Transpose(MatMul(Bs, Cs))) == "C.T*B.T"
+    assert show(MatMul(Bs, Inverse(MatMul(Transpose(Cs), Cs)))) == "B*(C.T*C)^-1"
+    assert show(MatMul(Bs, MatPow(Cs, j))) == "B*C^j"
+    assert show(Bs - Cs) in ("B - C", "-C + B")
+
+
+def test_find_erratum_text_is_canonical():
+    B, C = rand((2, 2), 16), rand((2, 2), 17)
+    env = {"B": B, "C": C, "Bt": C @ B}
+    found = find_erratum(Bt, Transpose(Cs) * Bs, [env], {"C"}, mp.mpf("1e-30"))
+    assert found is not None and found[0] == "Bt = C*B" and "transpose" in found[2]
 
 
 # ----------------------------------------------------------------------------- solving / projection
