@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..backend import FLOAT64, Ops
@@ -71,6 +73,16 @@ class DeepSets(Family):
 
     def relation_symbols(self, theta: np.ndarray, ops: Ops) -> dict[str, np.ndarray]:
         return {"A": self.unpack(theta)["A"]}
+
+    def unit_parts(self, theta: np.ndarray) -> dict[str, Any]:
+        """The hidden units and the pooled readout by role, so that support-wide certificates
+        (:mod:`proofkit.certify_features`) need not know this family's parameter layout:
+        ``psi(x) = out_weights activation(in_weights x + in_bias) + out_bias`` and
+        ``logit = readout sum_j psi(x_j) + readout_bias`` (``readout_bias`` None without a bias).
+        Arrays are views of ``theta`` in its own backend."""
+        p = self.unpack(theta)
+        return {"activation": "tanh", "in_weights": p["W1"], "in_bias": p["b1"], "out_weights": p["W2"],
+                "out_bias": p["b2"], "readout": p["A"], "readout_bias": p.get("a")}
 
     def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
         """Readout gauge (A, W2, b2) -> (A M^-1, M W2, M b2) with M^-1 = A^-1 A_ref (square case)."""
