@@ -15,8 +15,12 @@ from typing import Any
 
 from . import __version__
 from .errors import InputError
+from .tolerances import MAX_DPS
 
 FORMAT = "proofkit-counterexample/1"
+#: the lowest precision proofkit ever wrote records at. A record's dps is information (how it was
+#: written); replay evaluates it at tolerances.effective_dps(dps), never at fewer digits
+OLDEST_DPS = 30
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 MODEL_FIELDS = {
     "format": str, "kind": str, "theorem": str, "claim": str, "params": dict, "overrides": dict,
@@ -32,26 +36,31 @@ WITNESS_FIELDS = {
 
 
 def digest(record: dict[str, Any]) -> str:
+    """SHA-256 of the canonical serialisation of everything but the hash itself."""
     body = {k: v for k, v in record.items() if k != "sha256"}
     return hashlib.sha256(canonical(body).encode()).hexdigest()
 
 
 def canonical(obj: Any) -> str:
+    """The one serialisation records are written and hashed in (sorted keys), so files are byte-stable."""
     return json.dumps(obj, sort_keys=True, indent=1, ensure_ascii=True) + "\n"
 
 
 def finalize(record: dict[str, Any]) -> dict[str, Any]:
+    """Stamp the format and proofkit version, then the hash over all of it."""
     record = dict(record, format=FORMAT, proofkit_version=__version__)
     record["sha256"] = digest(record)
     return record
 
 
 def slug(text: str) -> str:
+    """A file-name-safe form of text (no separators, spaces or shell metacharacters)."""
     text = text.replace(">=", "ge").replace("<=", "le")
     return re.sub(r"[^A-Za-z0-9.=-]+", "_", text).strip("_")
 
 
 def filename(record: dict[str, Any]) -> str:
+    """Theorem, dropped assumptions, overrides and seed: one file per variant and seed."""
     variant = "+".join(record["dropped"]) or "none"
     sets = ",".join(f"{k}={v}" for k, v in sorted(record["overrides"].items()))
     parts = [record["theorem"], "drop-" + variant] + ([sets] if sets else []) + [f"seed{record['seed']}"]
@@ -59,6 +68,7 @@ def filename(record: dict[str, Any]) -> str:
 
 
 def write(record: dict[str, Any], directory: Path) -> Path:
+    """Write the record canonically under directory; returns its path."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / filename(record)
     path.write_text(canonical(record))
@@ -66,6 +76,7 @@ def write(record: dict[str, Any], directory: Path) -> Path:
 
 
 def check_decimal(value: Any, field: str) -> str:
+    """value is a finite decimal number written as a string (never evaluated); InputError names field."""
     if not isinstance(value, str) or not _DECIMAL.match(value.strip()):
         raise InputError(field, "a decimal number written as a string", value)
     if not math.isfinite(float(value)):
@@ -96,8 +107,8 @@ def load(path: str | Path) -> dict[str, Any]:
         if not isinstance(data[name], typ) or (typ is int and isinstance(data[name], bool)):
             raise InputError(name, f"type {typ.__name__}", type(data[name]).__name__)
     if data["kind"] == "model":
-        if not 30 <= data["dps"] <= 500:  # the CLI's --dps range; below 30 the zero threshold is void
-            raise InputError("dps", "an integer in [30, 500]", data["dps"])
+        if not OLDEST_DPS <= data["dps"] <= MAX_DPS:
+            raise InputError("dps", f"an integer in [{OLDEST_DPS}, {MAX_DPS}]", data["dps"])
         for name in ("learned_params", "true_params"):
             for i, v in enumerate(data[name]):
                 check_decimal(v, f"{name}[{i}]")

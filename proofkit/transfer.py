@@ -303,28 +303,40 @@ def _parse_hinge(witness: Mapping[str, str]) -> Hinge:
     c = parse_rational(_field(witness, "c"), "witness.c")
     if c == 0:
         raise InputError("witness.c", "a non-zero rational", witness["c"])
-    h = Hinge(anchor, direction, int(text), c)
-    if _parse_pair(witness, "normal") != h.normal:
-        raise InputError("witness.normal", f"({_pair(h.normal)}) = (-u_y, u_x)", witness["normal"])
-    return h
+    return Hinge(anchor, direction, int(text), c)
+
+
+#: the fields of a witness, in the order :func:`_witness` writes them
+WITNESS_KEYS = ("region", "d", "anchor", "direction", "normal", "p", "c", "point", "grad")
 
 
 def replay(witness: Mapping[str, str]) -> TransferOutcome:
-    """Rebuild d from the witness's numbers (fractions.Fraction, never evaluated) on the named
-    region and re-decide exactly; the recorded ``d`` and ``grad`` are recomputed, not read."""
+    """Rebuild d from the witness's inputs (region, anchor, direction, p, c, point; rationals parsed,
+    never evaluated), recompute every field it determines (normal, d, grad, and the canonical form of
+    the inputs) and raise InputError naming the first stored field that differs, then re-decide
+    exactly on the named region. A witness that is consistent but no longer a counterexample returns
+    found=False with the reason."""
     if not isinstance(witness, Mapping):
         raise InputError("witness", "a mapping of strings", type(witness).__name__)
+    for key in witness:
+        if key not in WITNESS_KEYS:
+            raise InputError(f"witness.{key}", "no such field (a witness has " + ", ".join(WITNESS_KEYS)
+                             + ")", witness[key])
     region = named(_field(witness, "region"), "witness.region")
     h, pt = _parse_hinge(witness), _parse_pair(witness, "point")
+    grad = h.gradient_at(pt)
+    recomputed = _witness(region, h, pt, grad)
+    for key in WITNESS_KEYS:
+        if _field(witness, key) != recomputed[key]:
+            raise InputError(f"witness.{key}", f"the recomputed value {recomputed[key]!r}", witness[key])
     effort = "1 candidate replayed"
     if not region.contains(pt):
         return TransferOutcome(False, effort, None, f"exact: ({_pair(pt)}) is not a point of X")
     if not all(vanishes_on(piece, h) for piece in region.pieces):
         return TransferOutcome(False, effort, None, "exact: d is non-zero on some piece of X")
-    grad = h.gradient_at(pt)
     if all(g == 0 for g in grad):
         return TransferOutcome(False, effort, None, f"exact: grad d = 0 at ({_pair(pt)})")
-    return TransferOutcome(True, effort, _witness(region, h, pt, grad), _how_found(pt, grad))
+    return TransferOutcome(True, effort, recomputed, _how_found(pt, grad))
 
 
 @dataclass(frozen=True)

@@ -135,14 +135,43 @@ def test_missing_witness_key_raises():
     assert err.value.field == "witness.p"
 
 
-@pytest.mark.parametrize("key, value, why", [
-    ("point", "3/2,1/2", "not a point of X"),
-    ("anchor", "0,0", "non-zero on some piece"),
-    ("point", "1,0", "grad d = 0"),
+@pytest.mark.parametrize("changes, why", [
+    ({"point": "3/2,1/2", "grad": "1/2,1/4"}, "not a point of X"),
+    ({"anchor": "0,0", "d": "(y)*max(x, 0)^2", "grad": "0,9/4"}, "non-zero on some piece"),
+    ({"point": "1,0", "grad": "0,0"}, "grad d = 0"),
 ])
-def test_tampered_numbers_are_re_decided(key, value, why):
-    out = replay({**CATALOG_WITNESS, key: value})
+def test_tampered_numbers_are_re_decided(changes, why):
+    # inputs changed with every derived field recomputed: a consistent witness, re-decided exactly
+    out = replay({**CATALOG_WITNESS, **changes})
     assert not out.found and why in out.how
+
+
+@pytest.mark.parametrize("changes, field, recomputed", [
+    ({"grad": "0,1/2"}, "witness.grad", "0,1/4"),
+    ({"grad": "0,0.25"}, "witness.grad", "0,1/4"),
+    ({"d": "(y)*max(x - 2, 0)^2"}, "witness.d", "(y)*max(x - 1, 0)^2"),
+    ({"point": "3/2,1/2"}, "witness.grad", "1/2,1/4"),  # point moved, grad left as it was
+    ({"anchor": "0,0"}, "witness.d", "(y)*max(x, 0)^2"),
+    ({"c": "2"}, "witness.d", "2*(y)*max(x - 1, 0)^2"),
+    ({"anchor": "1.0,0"}, "witness.anchor", "1,0"),  # not the form replay writes
+])
+def test_stale_derived_field_raises_with_the_recomputed_value(changes, field, recomputed):
+    with pytest.raises(InputError) as err:
+        replay({**CATALOG_WITNESS, **changes})
+    assert err.value.field == field and repr(recomputed) in err.value.expected
+
+
+def test_unknown_witness_key_raises():
+    with pytest.raises(InputError) as err:
+        replay({**CATALOG_WITNESS, "note": "x"})
+    assert err.value.field == "witness.note"
+
+
+def test_missing_derived_witness_key_raises():
+    witness = {k: v for k, v in CATALOG_WITNESS.items() if k != "grad"}
+    with pytest.raises(InputError) as err:
+        replay(witness)
+    assert err.value.field == "witness.grad"
 
 
 def test_theorem_claims_match_expectations():
