@@ -1,6 +1,8 @@
 """Command line: ``proofkit list|show|check|falsify|scan|replay``. A thin layer over the API.
 
-Exit codes: 0 holds / as expected, 1 refuted / regression, 2 bad input, 3 inconclusive.
+Exit codes: 0 holds / as expected, 1 refuted / regression, 2 bad input, 3 inconclusive. Bad input and
+an engine that cannot evaluate a theorem as written (e.g. the inverse of a non-square matrix) are one
+line on stderr, never a traceback; the latter is inconclusive (3), never refuted.
 """
 
 from __future__ import annotations
@@ -14,18 +16,22 @@ from typing import Any
 
 from . import registry, report
 from .errors import InputError
+from .scan import ENGINE_UNDEFINED
+from .tolerances import MAX_DPS, MIN_DPS
 from .verdict import TheoremResult, Verdict
 
 EXIT = {Verdict.CERTIFIED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.INCONCLUSIVE: 3}
 
 
 def _dps(text: str) -> int:
+    """Working precision: an integer in [MIN_DPS, MAX_DPS] (below MIN_DPS nothing is decided)."""
+    expected = f"--dps: expected an integer in [{MIN_DPS}, {MAX_DPS}]"
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--dps: expected an integer in [30, 500], got {text!r}") from None
-    if not 30 <= value <= 500:
-        raise argparse.ArgumentTypeError(f"--dps: expected an integer in [30, 500], got {value}")
+        raise argparse.ArgumentTypeError(f"{expected}, got {text!r}") from None
+    if not MIN_DPS <= value <= MAX_DPS:
+        raise argparse.ArgumentTypeError(f"{expected}, got {value}")
     return value
 
 
@@ -47,6 +53,9 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="proofkit", description=__doc__.splitlines()[0])
+    p.add_argument("--theorems", action="append", default=[], metavar="DIR",
+                   help=f"a folder of your own theorem files, added to the built-in ones (repeatable; "
+                        f"also ${registry.ENV}, os.pathsep-separated); see docs/user_theorems.md")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     s = sub.add_parser("list", help="the encoded theorems")
     s.add_argument("--json", action="store_true")
@@ -56,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(s: argparse.ArgumentParser) -> None:
         s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-        s.add_argument("--dps", type=_dps, default=60, help="working decimal digits (default 60)")
+        s.add_argument("--dps", type=_dps, default=MIN_DPS,
+                       help=f"working decimal digits, {MIN_DPS}..{MAX_DPS} (default {MIN_DPS})")
         s.add_argument("--seed", type=_seed, default=0)
         s.add_argument("--json", action="store_true")
 
@@ -73,7 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("scan", help="verdict per parameter value and the threshold")
     s.add_argument("id")
     s.add_argument("--param", required=True)
-    s.add_argument("--values", required=True)
+    s.add_argument("--values", required=True, help="comma-separated values of --param")
+    s.add_argument("--no-search", action="store_true", help="check only; no counterexample search")
+    s.add_argument("--out", default=None, help="folder for counterexample records (default: none written)")
     common(s)
     s = sub.add_parser("report", help="the paper tables reproduced row by row (theorems *.TAB*)")
     s.add_argument("ids", nargs="*")
@@ -158,7 +170,7 @@ def cmd_falsify(args: argparse.Namespace) -> int:
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
-    from .check import check
+    from .scan import scan
 
     thm = registry.get(args.id)
     param = thm.params.get(args.param)
@@ -166,24 +178,11 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if not values:
         raise InputError("--values", "a comma-separated list of values")
     base = thm.params.parse_sets(args.set)
-    rows = []
-    for v in values:
-        res = check(thm, dict(base, **{args.param: v}), dps=args.dps, seed=args.seed)
-        holds = all(c.verdict in (Verdict.CERTIFIED, Verdict.CONFIRMED)
-                    for c in res.claims if c.role == "conclusion")
-        rows.append({"value": v, "verdict": str(res.verdict), "all_conclusions_hold": holds,
-                     "claims": {c.name: str(c.verdict) for c in res.claims if c.role == "conclusion"}})
-    threshold = None
-    for i, row in enumerate(rows):
-        if all(r["all_conclusions_hold"] for r in rows[i:]):
-            threshold = row["value"]
-            break
-    obj = {"id": thm.id, "param": args.param, "rows": rows, "smallest_value_all_hold": threshold,
-           "seed": args.seed, "dps": args.dps}
-    text = "\n".join(f"{args.param}={r['value']}: {r['verdict']}  "
-                     + ", ".join(f"{k}: {v}" for k, v in r["claims"].items()) for r in rows)
-    text += f"\nsmallest {args.param} from which every conclusion holds: {threshold}"
-    _emit(args, obj, text)
+    if args.param in base:
+        raise InputError("--set", f"no --set {args.param} (it is the scanned parameter)", args.param)
+    res = scan(thm, args.param, values, base, dps=args.dps, seed=args.seed, search=not args.no_search,
+               out_dir=Path(args.out) if args.out else None)
+    _emit(args, res.as_dict(), report.scan_text(res))
     return 0
 
 
@@ -222,10 +221,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp,
                "report": cmd_report}[args.cmd]
     try:
-        return handler(args)
+        with registry.using(args.theorems):
+            return handler(args)
     except InputError as exc:
         print(f"proofkit: bad input: {exc}", file=sys.stderr)
         return 2
+    except ENGINE_UNDEFINED as exc:  # backstop: the engine could not evaluate, which decides nothing
+        reason = (f"{exc or type(exc).__name__} (the engine could not evaluate the theorem as written "
+                  f"at these parameters)")
+        if getattr(args, "json", False):
+            print(json.dumps({"verdict": str(Verdict.INCONCLUSIVE), "reason": reason}))
+        print(f"proofkit: inconclusive: {reason}", file=sys.stderr)
+        return EXIT[Verdict.INCONCLUSIVE]
     except BrokenPipeError:  # output piped into head & co.
         sys.stderr.close()
         return 0

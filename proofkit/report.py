@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import mpmath as mp
 
 from .spec import Theorem
+from .tolerances import fmt
 from .verdict import TheoremResult
+
+if TYPE_CHECKING:  # scan imports the engine; rendering needs only its result type
+    from .scan import ScanResult
 
 
 def verdict_table(results: Sequence[TheoremResult]) -> str:
@@ -23,14 +30,29 @@ def verdict_table(results: Sequence[TheoremResult]) -> str:
     return "\n".join(lines)
 
 
+def human(value: Any) -> str:
+    """A diagnostic value for humans: floats and mpf through :func:`tolerances.fmt` (3 significant
+    digits, never binary noise), inside dicts and lists too; everything else as ``str``."""
+    if isinstance(value, (float, mp.mpf)):
+        return fmt(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {human(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(human(v) for v in value) + "]"
+    return str(value)
+
+
 def theorem_detail(r: TheoremResult) -> str:
+    """One theorem's result: verdict, flags, every claim with its evidence, errata, diagnostics."""
     out = [f"{r.id}: {r.verdict}  (dps {r.dps}, seed {r.seed}, {r.elapsed_s:.2f}s)"]
     if r.violated_assumptions:
         out.append("  assumptions violated by these parameters: " + ", ".join(r.violated_assumptions))
+    out += [f"  NOTE: {f}" for f in r.flags]
     for c in r.claims:
         flag = "" if c.expected is None or c.expected == c.verdict else f"  [EXPECTED {c.expected}]"
         res = f" residual {c.residual}" if c.residual and len(c.residual) < 40 else ""
-        out.append(f"  [{c.verdict}] {c.name} ({c.role}){res}{flag}")
+        note = f"; {c.note}" if c.note else ""
+        out.append(f"  [{c.verdict}] {c.name} ({c.role}{note}){res}{flag}")
         out.append(f"      {c.statement}")
         if c.how:
             out.append(f"      how: {c.how}")
@@ -39,7 +61,7 @@ def theorem_detail(r: TheoremResult) -> str:
                    f"{e.note})")
     for key, val in r.diagnostics.items():
         if key != "timings_s":
-            out.append(f"  {key}: {val}")
+            out.append(f"  {key}: {human(val)}")
     if "timings_s" in r.diagnostics:
         t = ", ".join(f"{k} {v:.2f}s" for k, v in r.diagnostics["timings_s"].items())
         out.append(f"  time: {t}")
@@ -67,4 +89,34 @@ def table_rows(thm: Theorem, r: TheoremResult) -> str:
     out = [f"{thm.id}: {thm.title}  [{thm.paper}]"]
     for c in r.claims:
         out.append(f"  {c.name:32s} {str(c.verdict):12s} {c.how}")
+    return "\n".join(out)
+
+
+def scan_text(r: ScanResult) -> str:
+    """A parameter scan: per value its status, the check verdict with each conclusion's, the search
+    verdict (and whether its counterexample is certified), the reason, then the threshold and any
+    monotonicity warning."""
+    search = "with" if r.searched else "without"
+    out = [f"{r.theorem}: scan over {r.param} {search} counterexample search (dps {r.dps}, seed {r.seed}, "
+           f"{r.elapsed_s:.1f}s)"]
+    for row in r.rows:
+        claims = ", ".join(f"{k} {v}" for k, v in row.conclusions.items())
+        out.append(f"  {r.param}={row.value}: {row.status.upper()}  ({row.elapsed_s:.1f}s)")
+        out.append(f"      check: {row.check_verdict}" + (f" ({claims})" if claims else ""))
+        if row.search is not None:
+            s = row.search
+            found = (f"counterexample found, {'certified' if s.certified else 'NOT certified'}"
+                     if s.found else "no counterexample")
+            out.append(f"      search: {s.verdict}, {found}" + (f", record {s.record}" if s.record else ""))
+        if row.violated_assumptions:
+            out.append("      assumptions violated: " + ", ".join(row.violated_assumptions))
+        if row.status != "holds":
+            out.append(f"      why: {row.reason}")
+    if r.ordered:
+        out.append(f"smallest {r.param} from which every scanned value holds: "
+                   + ("none (the largest scanned value does not hold)" if r.threshold is None
+                      else str(r.threshold)))
+    else:
+        out.append(f"no threshold: {r.param} is not a numeric parameter")
+    out += [f"warning: {w}" for w in r.warnings]
     return "\n".join(out)

@@ -8,10 +8,13 @@ import io
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from proofkit import record
 from proofkit.cli import main
+from proofkit.identify import Undefined
+from proofkit.tolerances import MAX_DPS, MIN_DPS
 
 THM = "AM24.T4"
 
@@ -95,10 +98,15 @@ def test_show_text_and_json(capsys):
     (["check", THM, "--dps", "5"], ["--dps", "5"]),
     (["check", THM, "--dps", "abc"], ["--dps", "abc"]),
     (["check", THM, "--dps", "100000"], ["--dps"]),
+    (["check", THM, "--dps", str(MIN_DPS - 1)], ["--dps", f"[{MIN_DPS}, {MAX_DPS}]", str(MIN_DPS - 1)]),
+    (["check", THM, "--dps", str(MAX_DPS + 1)], ["--dps", str(MAX_DPS + 1)]),
+    (["scan", THM, "--param", "T", "--values", "1", "--dps", "30"], ["--dps", "30"]),
     (["check", THM, "--seed", "-1"], ["--seed"]),
     (["scan", THM, "--param", "depth", "--values", "1,2"], ["depth"]),
     (["scan", THM, "--param", "T", "--values", "1,x"], ["T", "x"]),
     (["scan", THM, "--param", "T", "--values", ","], ["--values"]),
+    (["scan", THM, "--param", "T", "--values", "1,2", "--set", "T=3"], ["--set", "scanned"]),
+    (["--theorems", "/nonexistent-folder", "list"], ["--theorems", "/nonexistent-folder"]),
     (["replay", "/nonexistent.json"], ["record", "/nonexistent.json"]),
     (["frobnicate"], []),
     ([], []),
@@ -155,8 +163,26 @@ def test_replay_tampered_record_exits_2(capsys, tmp_path, falsified):
 
 
 def test_replay_rehashed_non_reproducing_record_exits_1(capsys, tmp_path, falsified):
+    """A record moved consistently (every derived field recomputed, rehashed) to a model that no longer
+    fits the training data: it is well-formed, so replay answers 'does not reproduce' (exit 1)."""
+    import mpmath as mp
+
+    from proofkit import registry
+    from proofkit.backend import MP, mp_abs_max
+    from proofkit.falsify import certify_model, max_gap
+    from proofkit.problem import build_problem
+
     data = json.loads(Path(json.loads(falsified[1])["record"]).read_text())
     data["learned_params"][0] = "2.5"  # A[0,0]: no longer fits the training data
+    thm = registry.get(data["theorem"])
+    with mp.workdps(data["dps"]):
+        problem = build_problem(thm, thm.params.resolve(data["params"]), seed=data["seed"], dps=data["dps"])
+        theta = MP.asarray(np.asarray(data["learned_params"], dtype=object))
+        X = np.array([[float(v) for v in row] for row in data["witness"]])
+        data["train_residual"] = mp.nstr(mp_abs_max(problem.residual(theta, MP)), 5)
+        data["test_discrepancy"] = mp.nstr(max_gap(problem, theta, [X[None]]), 5)
+        certified, how = certify_model(problem, theta, X, data["dps"], data["learned_params"])
+    data["certificate"] = {"certified": certified, "how": how}
     data["sha256"] = record.digest(data)
     p = tmp_path / "moved.json"
     p.write_text(record.canonical(data))
@@ -213,9 +239,60 @@ def test_check_json(capsys):
 
 
 def test_scan_T_threshold(capsys):
-    code, out, err = run(capsys, "scan", THM, "--param", "T", "--values", "1,2,3", "--json")
+    """T=1 refuted (the search finds a certified counterexample), T=2 holds (about 5 s)."""
+    code, out, err = run(capsys, "scan", THM, "--param", "T", "--values", "1,2", "--json")
     assert code == 0, err
     obj = json.loads(out)
-    assert obj["param"] == "T" and [r["value"] for r in obj["rows"]] == [1, 2, 3]
-    assert [r["all_conclusions_hold"] for r in obj["rows"]] == [False, True, True]
-    assert obj["smallest_value_all_hold"] == 2
+    assert obj["param"] == "T" and [r["value"] for r in obj["rows"]] == [1, 2]
+    assert [r["status"] for r in obj["rows"]] == ["refuted", "holds"]
+    assert obj["rows"][0]["search"]["found"] is True and obj["rows"][0]["search"]["certified"] is True
+    assert obj["rows"][1]["search"]["found"] is False
+    assert obj["threshold"] == 2 and obj["monotone"] is True and obj["warnings"] == []
+
+
+def test_scan_text_no_search(capsys):
+    code, out, err = run(capsys, "scan", THM, "--param", "T", "--values", "2", "--no-search")
+    assert code == 0 and err == ""
+    assert "without counterexample search" in out and "T=2: HOLDS" in out and "search:" not in out
+    assert "smallest T from which every scanned value holds: 2" in out
+
+
+# ----------------------------------------------------------------------------- engine backstop
+def _raises(exc: Exception):
+    def fail(*args, **kwargs):
+        raise exc
+    return fail
+
+
+@pytest.mark.parametrize("exc", [Undefined("inverse of a 2x3 matrix is undefined"),
+                                 ZeroDivisionError("matrix is numerically singular"),
+                                 np.linalg.LinAlgError("Singular matrix")])
+@pytest.mark.parametrize("argv,target", [
+    (["check", THM], "proofkit.check.check"),
+    (["falsify", THM, "--drop", "T>=2"], "proofkit.falsify.falsify"),
+    (["replay", "some.json"], "proofkit.replay.replay"),
+])
+def test_engine_undefined_is_inconclusive_not_refuted(capsys, monkeypatch, tmp_path, exc, argv, target):
+    """An engine that cannot evaluate a theorem as written: one line, exit 3, never a traceback or 1."""
+    monkeypatch.setattr(target, _raises(exc))
+    code, out, err = run(capsys, *argv, *(["--out", str(tmp_path)] if argv[0] == "falsify" else []))
+    assert code == 3 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("proofkit: inconclusive: ") and str(exc) in lines[0]
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 3 and json.loads(out) == {"verdict": "inconclusive", "reason": err.strip()[24:]}
+
+
+def test_engine_undefined_in_scan_is_an_inconclusive_value(capsys, monkeypatch):
+    monkeypatch.setattr("proofkit.check.check", _raises(Undefined("inverse of a 2x3 matrix is undefined")))
+    code, out, err = run(capsys, "scan", THM, "--param", "T", "--values", "2", "--no-search", "--json")
+    assert code == 0 and err == ""
+    (row,) = json.loads(out)["rows"]
+    assert row["status"] == "inconclusive" and "2x3" in row["reason"]
+
+
+def test_non_square_learner_never_crashes(capsys):
+    """`check AM24.T4 --set learned_dim=3` once died with a traceback and exit 1 (finding 4)."""
+    code, out, err = run(capsys, "check", THM, "--set", "learned_dim=3")
+    assert "Traceback" not in err + out and code in (1, 3)
+    assert err == "" or err.startswith("proofkit: inconclusive: ")
