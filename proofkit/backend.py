@@ -79,8 +79,9 @@ def _arb(v: Any) -> flint.arb:
     if isinstance(v, (Fraction, sp.Rational)):
         num, den = (v.numerator, v.denominator) if isinstance(v, Fraction) else (v.p, v.q)
         return flint.arb(int(num)) / int(den)
-    if isinstance(v, mp.mpf):
-        return flint.arb(mp.nstr(v, mp.mp.dps + 5, strip_zeros=False))
+    if isinstance(v, mp.mpf):  # exact: binary mantissa and exponent (a decimal string would round)
+        man, exp = v.man_exp
+        return flint.arb(-int(man) if v < 0 else int(man)) * flint.arb(2) ** int(exp) if man else flint.arb(0)
     if isinstance(v, (str, Decimal)):
         return flint.arb(str(v))
     return flint.arb(v)

@@ -64,7 +64,9 @@ def markov_sup_bound(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_f: np.nd
     is not linear in its inputs."""
     if not (hasattr(fam_h, "markov") and hasattr(fam_f, "markov")):
         return None
-    with arb_precision(dps):
+    # guard digits: in a badly conditioned state basis rounding errors grow like |Lam|^length
+    growth = max(_abs_growth(fam_h, th_h), _abs_growth(fam_f, th_f), 1.0)
+    with arb_precision(dps + int(length * np.log10(growth)) + 10):
         Mh = fam_h.markov(to_arb(th_h), length, ARB)
         Mf = fam_f.markov(to_arb(th_f), length, ARB)
         bound = [flint.arb(repr(float(b))) for b in np.broadcast_to(token_bound, (fam_h.n,))]
@@ -128,3 +130,81 @@ def logit_gap_lower(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_f: np.nda
         if activation is not None:
             zh, zf = apply(activation, zh, ARB), apply(activation, zf, ARB)
         return max(lower(v) for v in np.ravel(zh - zf))
+
+
+def markov_all_lengths_bound(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_f: np.ndarray,
+                             token_bound: Any, dps: int, max_terms: int = 4000) -> tuple[mp.mpf, int] | None:
+    """Ball upper bound of sup |logit_h - logit_f| over EVERY length t >= 1 and every sequence whose
+    token coordinates obey |x_c| <= token_bound[c], for families linear in their inputs.
+
+    sum_{j<J} |M_j^h - M_j^f| b bounds the first J terms; the tails sum_{j>=J} |A Lam^j B| b of each
+    model are bounded with a power p at which ||Lam^p||_inf = q < 1: every term with j = J + r + i p is at
+    most ||A Lam^(J+r)||_inf q^i ||B||_inf max(b), so the tail is at most
+    sum_{r<p} ||A Lam^(J+r)|| ||B|| max(b) / (1 - q). J doubles until the tails are below 1% of the
+    total. Returns (bound, J), or None when no such p exists (a learner with a mode of modulus >= 1)."""
+    if not (hasattr(fam_h, "markov") and hasattr(fam_f, "markov")):
+        return None
+    powers = []
+    for fam, th in ((fam_h, th_h), (fam_f, th_f)):
+        Lf = np.array([[float(v) for v in row] for row in fam.unpack(th)["Lam"]]) if fam.k else None
+        rho = max(abs(np.linalg.eigvals(Lf))) if Lf is not None and Lf.size else 0.0
+        if not rho < 0.999:
+            return None
+        powers.append(rho)
+    b = [flint.arb(repr(float(v))) for v in np.broadcast_to(token_bound, (fam_h.n,))]
+    bmax = max(float(v) for v in np.broadcast_to(token_bound, (fam_h.n,)))
+    growth = max(max(_abs_growth(fam, th) for fam, th in ((fam_h, th_h), (fam_f, th_f))), 1.0)
+    J = 64
+    while J <= max_terms:
+        # guard digits against cancellation in a badly conditioned state basis: |Lam|^J growth
+        extra = int(J * np.log10(growth)) + 10
+        with arb_precision(dps + extra):
+            head = _head_sum(fam_h, th_h, fam_f, th_f, J, b)
+            tails = [_tail(fam, th, J, flint.arb(repr(bmax))) for fam, th in ((fam_h, th_h), (fam_f, th_f))]
+            if all(t is not None for t in tails):
+                total = head + tails[0] + tails[1]
+                if upper(tails[0] + tails[1]) <= upper(total) * mp.mpf("0.01") or J * 2 > max_terms:
+                    return upper(total), J
+        J *= 2
+    return None
+
+
+def _abs_growth(fam: Family, th: np.ndarray) -> float:
+    """Spectral radius of |Lam| entrywise (how fast rounding errors grow in this basis)."""
+    L = np.abs(np.array([[float(v) for v in row] for row in fam.unpack(th)["Lam"]]))
+    return float(max(abs(np.linalg.eigvals(L)))) if L.size else 0.0
+
+
+def _head_sum(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_f: np.ndarray, J: int,
+              b: list[flint.arb]) -> flint.arb:
+    Mh = fam_h.markov(to_arb(th_h), J, ARB)
+    Mf = fam_f.markov(to_arb(th_f), J, ARB)
+    total = [flint.arb(0)] * fam_h.m
+    for a, c in zip(Mh, Mf):
+        D = a - c
+        total = [t + sum((abs(v) * bc for v, bc in zip(row, b)), flint.arb(0)) for t, row in zip(total, D)]
+    return max(total, key=lambda v: upper(v))
+
+
+def _norm_inf(M: np.ndarray) -> flint.arb:
+    return max((sum((abs(v) for v in row), flint.arb(0)) for row in M), key=lambda v: upper(v))
+
+
+def _tail(fam: Family, th: np.ndarray, J: int, bmax: flint.arb) -> flint.arb | None:
+    """Upper bound of sum_{j>=J} ||A Lam^j B||_inf bmax, or None when no power p <= 64 contracts."""
+    p_ = fam.unpack(to_arb(th))
+    A, Lam, B = p_["A"], p_["Lam"], p_["B"]
+    P, p, q = Lam, 1, _norm_inf(Lam)
+    while upper(q) >= 1 and p < 64:
+        P, p = P @ Lam, p + 1
+        q = _norm_inf(P)
+    if upper(q) >= 1:
+        return None
+    AL = A
+    for _ in range(J):
+        AL = AL @ Lam
+    total = flint.arb(0)
+    for _ in range(p):
+        total = total + _norm_inf(AL)
+        AL = AL @ Lam
+    return total * _norm_inf(B) * bmax / (1 - flint.arb(upper(q).__str__()))

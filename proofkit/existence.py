@@ -197,7 +197,7 @@ def square_subsystem(Jf: np.ndarray, rtol: float = RANK_RTOL) -> Subsystem | Non
 
 
 # ----------------------------------------------------------------------------- zero-risk learners
-def _markov_flat(fam: Family, theta: np.ndarray, count: int, ops: Any) -> np.ndarray:
+def _markov_all(fam: Family, theta: np.ndarray, count: int, ops: Any) -> np.ndarray:
     """Markov parameters j < count, stacked j-major and flattened row-major (markov_jacobian's rows)."""
     return np.concatenate([M.reshape(-1) for M in fam.markov(theta, count, ops)])
 
@@ -219,7 +219,8 @@ def _newton(F: Callable[[np.ndarray], np.ndarray], J: Callable[[np.ndarray], np.
 
 
 def zero_risk_ball_markov(fam_h: Family, theta_hat: Sequence[Any], fam_f: Family, theta_f: Sequence[str],
-                          T: int, dps: int, *, fixed_digits: int = 30) -> Proof | Unproven:
+                          T: int, dps: int, *, fixed_digits: int = 30,
+                          columns: Sequence[int] | None = None) -> Proof | Unproven:
     """Prove that an EXACT zero-risk learner exists near the fitted parameters ``theta_hat``.
 
     For families linear in their inputs (logit_t = sum_j M_j x_{t-j}), equal Markov parameters
@@ -229,6 +230,9 @@ def zero_risk_ball_markov(fam_h: Family, theta_hat: Sequence[Any], fam_f: Family
     decimals, recorded in the proof), the free ones are polished by Newton's method and Krawczyk's test
     proves an exact zero in a box around them. ``theta_f`` are the true parameters as exact decimal
     strings. The proof's box covers every coordinate (fixed ones: balls around the exact decimals).
+
+    ``columns``: the token coordinates the training support spans (a support inside a coordinate
+    subspace constrains only those columns of every M_j); all of them by default.
 
     Unproven when the family has no Markov Jacobian, when the equations' numerical rank is below E (a
     square subsystem's zero need not solve the equations left out, so existence is not claimed), or when
@@ -241,10 +245,19 @@ def zero_risk_ball_markov(fam_h: Family, theta_hat: Sequence[Any], fam_f: Family
 
     if not (hasattr(fam_h, "markov_jacobian") and hasattr(fam_f, "markov")):
         return unproven("the learned family has no Markov Jacobian (not linear in its inputs)")
-    E, P = T * fam_h.m * fam_h.n, fam_h.n_params
+    cols = list(range(fam_h.n)) if columns is None else sorted(set(columns))
+    keep = [j * fam_h.m * fam_h.n + r * fam_h.n + c for j in range(T) for r in range(fam_h.m) for c in cols]
+    E, P = len(keep), fam_h.n_params
+
+    def _markov_flat(fam: Family, theta: np.ndarray, count: int, ops: Any) -> np.ndarray:
+        return _markov_all(fam, theta, count, ops)[keep]
+
+    def jac(theta: np.ndarray, count: int, ops: Any) -> np.ndarray:
+        return fam_h.markov_jacobian(theta, count, ops)[keep]
+
     with mp.workdps(dps + 10):
         th = MP.asarray(np.asarray(theta_hat, dtype=object))
-        sub = square_subsystem(fam_h.markov_jacobian(np.array([float(v) for v in th]), T, FLOAT64))
+        sub = square_subsystem(jac(np.array([float(v) for v in th]), T, FLOAT64))
         if sub is None:
             return unproven(f"the Jacobian of the {E} Markov equations j < {T} is zero at the fit")
         if sub.left_out:
@@ -264,11 +277,11 @@ def zero_risk_ball_markov(fam_h: Family, theta_hat: Sequence[Any], fam_f: Family
 
         target_mp = _markov_flat(fam_f, MP.asarray(np.asarray(theta_f, dtype=object)), T, MP)
         y = _newton(lambda y: _markov_flat(fam_h, theta_of(y, MP), T, MP) - target_mp,
-                    lambda y: fam_h.markov_jacobian(theta_of(y, MP), T, MP)[:, free], th[free], dps)
+                    lambda y: jac(theta_of(y, MP), T, MP)[:, free], th[free], dps)
     with arb_precision(dps):
         target = _markov_flat(fam_f, ARB.asarray(np.asarray(theta_f, dtype=object)), T, ARB)
         proof = krawczyk(lambda y: _markov_flat(fam_h, theta_of(y, ARB), T, ARB) - target,
-                         lambda Y: fam_h.markov_jacobian(theta_of(Y, ARB), T, ARB)[:, free], y, dps=dps)
+                         lambda Y: jac(theta_of(Y, ARB), T, ARB)[:, free], y, dps=dps)
         if proof is None:
             return unproven(f"Krawczyk's test failed for the {E} Markov equations j < {T} (condition "
                             f"number of the square Jacobian {sub.cond:.3g}): existence not proven")

@@ -16,14 +16,17 @@ import mpmath as mp
 import numpy as np
 
 from . import activation as act
-from . import certify, record
+from . import certify, existence, record
 from .backend import FLOAT64, MP, mp_abs_max, mp_str
-from .check import REFUTE_GAP, Fitted, local_id, test_sequences, zero_tol
+from .check import Fitted, local_id, reduce_learner
 from .errors import InputError
 from .fit import fit, lm64, polish
+from .fiterror import inflate, param_radius
+from .generalization import ball_gap, robust, test_sequences
 from .problem import Problem, build_problem
 from .spec import Theorem
 from .support import corner_sequences, test_lengths
+from .tolerances import FIT_TOL, SEARCH_GAP, effective_dps, fmt
 from .verdict import Verdict
 
 
@@ -80,7 +83,7 @@ def continuation(fitted: Fitted, rng: np.random.Generator, seqs: Sequence[np.nda
             tries += 1
             start = fitted.theta + v * (sign * tau * norm)
             th, res, _ = polish(p, np.array([float(x) for x in start]), fitted.dps, tol)
-            if res <= tol and max_gap(p, th, seqs) >= REFUTE_GAP:
+            if res <= tol and max_gap(p, th, seqs) >= SEARCH_GAP:
                 return th, tries
     return None, tries
 
@@ -118,7 +121,7 @@ def adversarial(problem: Problem, starts: Sequence[np.ndarray], seqs: Sequence[n
                     if np.max(np.abs(problem.residual(x, FLOAT64))) > 1e-6:
                         continue
                     th, rmax, _ = polish(problem, x, dps, tol)
-                    if rmax <= tol and max_gap(problem, th, seqs) >= REFUTE_GAP:
+                    if rmax <= tol and max_gap(problem, th, seqs) >= SEARCH_GAP:
                         return th, tries
     return None, tries
 
@@ -136,7 +139,7 @@ def shrink_witness(problem: Problem, theta: np.ndarray,
             cands += list(problem.support.tokens(rng, (8, L)))
         for X in cands:
             gap = max_gap(problem, theta, [X[None]])
-            if gap >= REFUTE_GAP * 1000:
+            if gap >= SEARCH_GAP * 1000:
                 return X, gap, kind
     best = (mp.mpf(0), None)
     for batch in seqs:
@@ -154,6 +157,7 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
     """Search for a counterexample under the variant (assumptions dropped and/or parameters set);
     ``shrink`` also searches smaller dimensions and keeps the smallest that still fails."""
     t0 = time.perf_counter()
+    dps = effective_dps(dps)
     changes: dict[str, Any] = {}
     for aid in drops:
         assumption = theorem.assumption(aid)
@@ -177,8 +181,11 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
     with mp.workdps(dps):
         outcome = search(theorem, params, dps=dps, seed=seed, restarts=restarts)
         if outcome.theta is None:
-            verdict = Verdict.CONFIRMED if outcome.converged else Verdict.INCONCLUSIVE
-            how = ("no counterexample found (searched and empty)" if outcome.converged else
+            verdict = (Verdict.CONFIRMED if outcome.converged and not outcome.discarded
+                       else Verdict.INCONCLUSIVE)
+            how = ("no counterexample found (searched and empty)" if verdict == Verdict.CONFIRMED else
+                   f"inconclusive: {outcome.discarded} candidate(s) found, none with a gap that "
+                   "survives the fit error" if outcome.converged else
                    f"inconclusive: no fit reached zero training risk ({outcome.reason})")
             return FalsifyResult(found=False, verdict=verdict, effort=outcome.effort, how=how,
                                  elapsed_s=time.perf_counter() - t0, **base)
@@ -215,16 +222,59 @@ class SearchOutcome:
     tol: mp.mpf
     effort: str
     reason: str = ""
+    discarded: int = 0
+
+
+@dataclass
+class Vetted:
+    """A candidate counterexample after vetting: reduced (stray modes decoupled), its shortest
+    distinguishing witness, and whether its gap survives the fit error propagated through the model."""
+
+    theta: np.ndarray
+    X: np.ndarray
+    gap: mp.mpf
+    kind: str
+    survives: bool
+    how: str
+
+
+def vet(problem: Problem, theta: np.ndarray, seqs: Sequence[np.ndarray], dps: int) -> Vetted | None:
+    """None when the candidate's gap disappears once its stray modes are decoupled (it was the fit
+    error amplified); else the vetted candidate."""
+    th, _, _ = reduce_learner(problem, theta, dps)
+    if max_gap(problem, th, seqs) < SEARCH_GAP:
+        return None
+    X, gap, kind = shrink_witness(problem, th, seqs)
+    radius = param_radius(problem, th)
+    lo, hi = ball_gap(problem, inflate(th, radius), X)
+    ok = robust(lo, hi, gap, False)
+    how = (f"gap {fmt(gap)} at a length-{X.shape[0]} witness; with the parameters widened to the "
+           f"estimated fit error {fmt(radius)} it spans [{fmt(lo)}, {fmt(hi)}]")
+    return Vetted(th, X, gap, kind, ok, how)
 
 
 def search(theorem: Theorem, params: dict[str, Any], *, dps: int, seed: int,
            restarts: int) -> SearchOutcome:
-    """Seeded fits, null-space continuation from each exact fit, then penalty fits; the candidate with
-    the largest test gap wins, and a gap >= STRONG_GAP ends the search early."""
+    """Seeded fits, null-space continuation from each exact fit, then penalty fits. Every candidate is
+    vetted: a gap that vanishes once stray modes are decoupled, or that does not survive the fit error,
+    is discarded (and counted). The surviving candidate with the largest gap wins; a gap >= STRONG_GAP
+    ends the search early."""
     rng = np.random.default_rng(seed + 7)
     problem = build_problem(theorem, params, seed=seed, dps=dps)
     seqs = test_sequences(problem, "length", rng) + test_sequences(problem, "compositional", rng)
-    candidates: list[tuple[mp.mpf, np.ndarray, str]] = []  # (test gap, theta, strategy)
+    candidates: list[tuple[mp.mpf, Vetted, str]] = []  # (test gap, vetted candidate, strategy)
+    discarded: list[str] = []  # candidates whose gap does not survive the fit error: undecided
+    vanished = 0  # candidates with an exactly equivalent learner without the gap: no candidates
+
+    def consider(theta: np.ndarray, strategy: str) -> None:
+        nonlocal vanished
+        v = vet(problem, theta, seqs, dps)
+        if v is None:
+            vanished += 1
+        elif not v.survives:
+            discarded.append(v.how)
+        else:
+            candidates.append((v.gap, v, strategy))
 
     def strong() -> bool:
         return any(c[0] >= STRONG_GAP for c in candidates)
@@ -232,36 +282,41 @@ def search(theorem: Theorem, params: dict[str, Any], *, dps: int, seed: int,
     tried_fits, tried_steps, converged, exact_fits = 0, 0, 0, []
     for k in range(restarts):
         tried_fits += 1
-        fr = fit(problem, dps=dps, seed=seed + 1000 * k)
+        fr = fit(problem, dps=dps, seed=seed + 1000 * k, tol=FIT_TOL)
         if not fr.converged:
             continue
         converged += 1
         exact_fits.append(fr.theta)
-        gap = max_gap(problem, fr.theta, seqs)
-        if gap >= REFUTE_GAP:
-            candidates.append((gap, fr.theta, "a fit from a seeded restart that differs on test"))
+        if max_gap(problem, fr.theta, seqs) >= SEARCH_GAP:
+            consider(fr.theta, "a fit from a seeded restart that differs on test")
         else:
             th, n = continuation(Fitted(problem, fr, dps, seed), rng, seqs)
             tried_steps += n
             if th is not None:
-                candidates.append((max_gap(problem, th, seqs), th,
-                                   "null-space continuation from an exact fit"))
+                consider(th, "null-space continuation from an exact fit")
         if strong():
             break
     tried_adv = 0
     if not strong():
         starts = [np.array([float(v) for v in t]) for t in exact_fits[:1]]
         starts += [problem.learned.init(np.random.default_rng(seed + 77 + i)) for i in range(2)]
-        th, tried_adv = adversarial(problem, starts, seqs, dps, fr.tol)
+        th, tried_adv = adversarial(problem, starts, seqs, dps, FIT_TOL)
         if th is not None:
-            candidates.append((max_gap(problem, th, seqs), th, "penalty fit pulling a test "
-                               "output away under the training constraint"))
-    effort = (f"{tried_fits} seeded fits ({converged} reached the {mp.nstr(fr.tol, 2)} training "
+            consider(th, "penalty fit pulling a test output away under the training constraint")
+    effort = (f"{tried_fits} seeded fits ({converged} reached the {fmt(FIT_TOL, 2)} training "
               f"threshold), {tried_steps} continuation steps, {tried_adv} penalty fits, "
               f"{sum(len(s) for s in seqs)} test sequences up to length "
               f"{max(s.shape[1] for s in seqs)}, {dps} digits")
-    best = max(candidates, key=lambda c: c[0]) if candidates else (None, None, "")
-    return SearchOutcome(problem, seqs, best[1], best[2], converged > 0, fr.tol, effort, fr.reason)
+    if vanished:
+        effort += (f"; {vanished} candidate gap(s) vanished once stray modes were decoupled (an exactly "
+                   "equivalent learner has none)")
+    if discarded:
+        effort += (f"; {len(discarded)} candidate(s) discarded, their gaps did not survive the fit "
+                   f"error (first: {discarded[0]})")
+    best = max(candidates, key=lambda c: c[0]) if candidates else None
+    return SearchOutcome(problem, seqs, best[1].theta if best else None, best[2] if best else "",
+                         converged > 0, FIT_TOL, effort, "" if converged else "no fit converged",
+                         discarded=len(discarded))
 
 
 def shrink_dimensions(theorem: Theorem, params: dict[str, Any], dropped: list[str],
@@ -297,7 +352,7 @@ def simplify_numbers(problem: Problem, theta: np.ndarray, X: np.ndarray,
     for digits in (1, 2, 3, 4, 6, 8, 12):
         strs = ["0.0" if abs(v) <= tol else mp.nstr(v, digits) for v in theta]
         cand = MP.asarray(np.asarray(strs, dtype=object))
-        if mp_abs_max(problem.residual(cand, MP)) <= tol and max_gap(problem, cand, [X[None]]) >= REFUTE_GAP:
+        if mp_abs_max(problem.residual(cand, MP)) <= tol and max_gap(problem, cand, [X[None]]) >= SEARCH_GAP:
             return strs
     return None
 
@@ -323,44 +378,63 @@ def certify_exact(problem: Problem, learned: Sequence[str], X: np.ndarray) -> tu
 
 def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int,
                   learned: Sequence[str] | None = None) -> tuple[bool, str]:
-    """Training part: h = f on the whole training support (exactly from rational Markov parameters, or
-    by a ball bound when the family is linear in its inputs) or at the training samples only; test
-    part: exact or ball lower bound > 0."""
+    """Prove that an exact zero-risk learner with a real gap at X exists: exactly (rational parameters,
+    equal Markov parameters for j < T, exact non-zero gap), or by an interval existence proof
+    (Krawczyk: an exact solution of the Markov equations j < T lies in a box around the learner) plus a
+    ball lower bound of the gap valid on the whole box. Otherwise (False, why)."""
     if learned is not None and all(len(s) <= 16 for s in learned):
         ok, how = certify_exact(problem, learned, X)
         if ok:
             return ok, how
-    tol = zero_tol(dps)
+    if not (hasattr(problem.learned, "markov") and hasattr(problem.learned, "markov_jacobian")):
+        n = problem.n_per_length * len(problem.lengths)
+        return False, (f"uncertified: training match at {n} samples only (no interval existence proof for "
+                       "this family); the gap survives the estimated fit error")
     lo, hi = problem.support.token_box()
-    bound = certify.markov_sup_bound(problem.learned, theta, problem.true, problem.true_theta(MP),
-                                     problem.T, np.maximum(np.abs(lo), np.abs(hi)), dps)
-    gap = certify.logit_gap_lower(problem.learned, theta, problem.true, problem.true_theta(MP),
-                                  X[None], dps, None if problem.injective else problem.activation)
-    train_ok = bound is not None and bound <= tol
-    train_how = f"ball bound {mp.nstr(bound, 3)} on |h - f|" if train_ok else ""
-    if not train_ok and problem.activation == "relu":
-        # ReLU: both models output 0 on the whole training support if both logits are <= 0 there
-        uh = certify.linear_range_upper(problem.learned, theta, problem.T, lo, hi, dps)
-        uf = certify.linear_range_upper(problem.true, problem.true_theta(MP), problem.T, lo, hi, dps)
-        if uh is not None and uf is not None and max(uh, 0) + max(uf, 0) <= tol:
-            # ReLU outputs lie in [0, max(u, 0)], so |relu(h) - relu(f)| <= max(uh, 0) + max(uf, 0)
-            train_ok = True
-            train_how = (f"ball bounds max logit_h <= {mp.nstr(uh, 3)}, max logit_f <= {mp.nstr(uf, 3)}, "
-                         f"so |relu(h) - relu(f)| <= {mp.nstr(max(uh, 0) + max(uf, 0), 3)}")
-    test_ok = gap > 0
-    if train_ok and test_ok:
-        return True, (f"certified: {train_how} over the whole training support box "
-                      f"(lengths <= {problem.T}); test gap >= {mp.nstr(gap, 3)}")
-    n = problem.n_per_length * len(problem.lengths)
-    train_txt = (f"training match confirmed at {n} samples"
-                 + ("" if bound is None else f" (support ball bound {mp.nstr(bound, 3)} too loose)"))
-    return False, f"{train_txt}; test gap ball lower bound {mp.nstr(gap, 3)}"
+    if not problem.injective:
+        return _certify_dead_readout(problem, theta, X, dps, lo, hi)
+    cols = [c for c in range(len(lo)) if hi[c] > lo[c]]
+    proof = existence.zero_risk_ball_markov(problem.learned, theta, problem.true,
+                                            [str(v) for v in problem.theta_true], problem.T, dps,
+                                            columns=cols)
+    if not proof:
+        return False, f"uncertified: existence not proven ({proof.reason}); the gap survives the " \
+                      "estimated fit error"
+    gap = existence.gap_lower_on_box(problem.learned, proof.box, problem.true,
+                                     [str(v) for v in problem.theta_true], X[None], dps)
+    if gap > 0:
+        return True, (f"certified: {proof.how}; so h = f on every sequence of length <= {problem.T}; "
+                      f"the gap at the witness is >= {fmt(gap)} on the whole box")
+    return False, (f"uncertified: {proof.how}, but the gap's ball lower bound on that box is 0; the gap "
+                   "survives the estimated fit error only")
+
+
+def _certify_dead_readout(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int, lo: np.ndarray,
+                          hi: np.ndarray) -> tuple[bool, str]:
+    """ReLU-type readouts: if every logit of both models is provably <= 0 on the whole training box (a
+    linear function's range on a box, in balls at the learner itself), both output exactly 0 there, so
+    the learner is an exact zero-risk learner with no fit error at all; the gap is then a ball bound."""
+    uh = certify.linear_range_upper(problem.learned, theta, problem.T, lo, hi, dps)
+    uf = certify.linear_range_upper(problem.true, problem.true_theta(MP), problem.T, lo, hi, dps)
+    if uh is None or uf is None or uh > 0 or uf > 0:
+        return False, ("uncertified: a non-injective readout and no proof that both models' logits are "
+                       "<= 0 on the whole training box; the gap survives the estimated fit error")
+    gap = certify.logit_gap_lower(problem.learned, theta, problem.true, problem.true_theta(MP), X[None], dps,
+                                  problem.activation)
+    if gap <= 0:
+        return False, "uncertified: the gap's ball lower bound is 0"
+    return True, (f"certified: ball bounds max logit_h <= {fmt(uh)} and max logit_f <= {fmt(uf)} over the "
+                  f"whole training box (lengths <= {problem.T}), so both output exactly 0 there (an exact "
+                  f"zero-risk learner); the gap at the witness is >= {fmt(gap)}")
 
 
 def _model_record(theorem: Theorem, problem: Problem, params: dict[str, Any],
                   overrides: dict[str, Any], dropped: list[str], theta: np.ndarray,
                   learned: list[str], X: np.ndarray, gap: mp.mpf, kind: str, strategy: str,
                   dps: int, seed: int) -> tuple[dict[str, Any], bool, str]:
+    # everything stored is computed from the stored decimals, so replay recomputes it to the digit
+    theta = MP.asarray(np.asarray(learned, dtype=object))
+    gap = max_gap(problem, theta, [X[None]])
     certified, how = certify_model(problem, theta, X, dps, learned)
     train_res = mp_abs_max(problem.residual(theta, MP))
     rec = record.finalize({

@@ -8,8 +8,10 @@ from typing import Any
 
 
 class Verdict(str, Enum):
-    """certified: ball or exact arithmetic proves it. confirmed: holds at the stated precision, not
-    certified. inconclusive: could not decide (reason given). refuted: a counterexample exists (record)."""
+    """What each verdict proves, per claim kind, is the contract in docs/verdicts.md. In short:
+    certified: exact or ball arithmetic proves exactly the named statement over the named domain;
+    confirmed: holds at the stated precision on the stated samples; inconclusive: undecided, with the
+    reason; refuted: false, with the counterexample (certified or not, said in the how-text)."""
 
     CERTIFIED = "certified"
     CONFIRMED = "confirmed"
@@ -51,6 +53,8 @@ class ClaimResult:
     how: str = ""
     expected: Verdict | None = None
     record: str | None = None
+    #: "by definition" (no evidence), "control not biting here", ...
+    note: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -72,6 +76,8 @@ class TheoremResult:
     elapsed_s: float = 0.0
     diagnostics: dict[str, Any] = field(default_factory=dict)
     violated_assumptions: list[str] = field(default_factory=list)
+    #: what a reader must know about this check: controls that do not bite, inapplicable theorem, ...
+    flags: list[str] = field(default_factory=list)
 
     def as_expected(self) -> bool:
         return all(c.expected is None or c.verdict == c.expected for c in self.claims)
@@ -87,6 +93,7 @@ class TheoremResult:
             "seed": self.seed,
             "params": self.params,
             "violated_assumptions": self.violated_assumptions,
+            "flags": self.flags,
             "records": self.records,
             "elapsed_s": round(self.elapsed_s, 3),
             "diagnostics": self.diagnostics,

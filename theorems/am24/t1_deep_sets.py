@@ -152,8 +152,8 @@ THEOREM = Theorem(
                      "{C + a - b = 0} => C = 0", bias_one_length_control),
     ),
     expect={
-        "length generalization": Verdict.CONFIRMED,
-        "compositional generalization": Verdict.CONFIRMED,
+        "length generalization": Verdict.CERTIFIED,  # for t <= 1000 (the bound grows with t)
+        "compositional generalization": Verdict.CERTIFIED,
         "A psi = B phi on [0,1]^n": Verdict.CERTIFIED,
         "psi = A^-1 B phi (as printed)": Verdict.CERTIFIED,
         "psi = M phi, M linear (linear representation identification)": Verdict.CERTIFIED,

@@ -53,12 +53,75 @@ def test_t1_printed_inverse_undefined_for_nonsquare_readout_pinv_holds():
     assert any("pseudo-inverse" in e.note for e in r.errata)
 
 
-@pytest.mark.parametrize("drop", ["T>=2", "A5.square", "A5.A-invertible", "A5.B-invertible", "A8",
-                                  "A5.injective"])
+@pytest.mark.parametrize("drop", ["T>=2", "A5.square", "A5.B-invertible", "A8", "A5.injective"])
 def test_t4_dropping_assumption_gives_certified_counterexample(drop, tmp_path):
     f = falsified("AM24.T4", [drop])
     assert f.found and f.verdict == Verdict.REFUTED, f"{drop}: {f.how}; seed {f.seed}"
     assert f.certified, f.how
+
+
+def test_t4_singular_A_refutation_is_honestly_uncertified():
+    # the Markov equations are rank-deficient at the fit (6 < 8): no existence proof, and it says so
+    f = falsified("AM24.T4", ["A5.A-invertible"])
+    assert f.found and f.verdict == Verdict.REFUTED and not f.certified
+    assert f.how.startswith("uncertified") and "rank 6 < 8" in f.how
+
+
+@pytest.mark.parametrize("kt,T", [(3, 3), (4, 4)])
+def test_t4_overparametrized_at_threshold_has_no_counterexample(kt, T):
+    # T* = k~ - n + 2 (paper_refs.md): the false "certified" refutation of issue 9 must not come back
+    f = falsified("AM24.T4", [], {"learned_dim": kt, "T": T})
+    assert not f.found and f.verdict == Verdict.CONFIRMED, f.how
+
+
+@pytest.mark.parametrize("kt", [3, 4])
+def test_t4_overparametrized_below_threshold_is_refuted(kt):
+    f = falsified("AM24.T4", [], {"learned_dim": kt, "T": kt - 1})
+    assert f.found and f.verdict == Verdict.REFUTED, f.how
+    assert f.certified, f.how  # by an interval existence proof, after shrinking the dimensions
+
+
+def test_t4_overparametrized_check_reduces_stray_modes_and_certifies_all_lengths():
+    r = checked("AM24.T4", {"learned_dim": 3, "T": 3})
+    length = next(c for c in r.claims if c.name == "length generalization")
+    assert length.verdict == Verdict.CERTIFIED and "every length t >= 1" in length.statement
+    assert "uncontrollable" in r.diagnostics["reduction"] or "unobservable" in r.diagnostics["reduction"]
+    assert r.verdict == Verdict.INCONCLUSIVE and r.flags  # A5.square violated: the theorem does not apply
+
+
+def test_t4_undefined_group_element_is_inconclusive_not_a_crash():
+    r = checked("AM24.T4", {"learned_dim": 3})
+    lam = next(c for c in r.claims if c.name == "Lam~ = C Lam C^-1")
+    assert lam.verdict == Verdict.INCONCLUSIVE and "2x3" in lam.how
+
+
+def test_t4_tautology_is_labelled_and_not_evidence():
+    r = checked("AM24.T4", {"T": 1})
+    c = next(c for c in r.claims if c.name == "A~ = A C^-1")
+    assert c.note == "by definition" and "not evidence" in c.how
+
+
+def test_control_not_biting_is_flagged():
+    r = checked("AM24.T4", {"n": 1, "learned_dim": 1})
+    ctrl = next(c for c in r.claims if c.role == "control")
+    assert ctrl.verdict != Verdict.REFUTED and "control not biting here" in ctrl.note
+    assert any("control not biting" in f for f in r.flags)
+
+
+def test_near_relation_below_zero_tol_is_refuted_by_the_existence_ball():
+    # (1 + 1e-42) A~ B~ = A B is false; the residual 1e-42 is below ZERO_TOL but far above the fit error
+    import dataclasses
+
+    import sympy as sp
+
+    from proofkit.check import check
+    from proofkit.spec import Relation
+
+    thm = registry.get("AM24.T4")
+    At, Bt, A, B = (sp.MatrixSymbol(s, sp.Symbol("n"), sp.Symbol("n")) for s in ("At", "Bt", "A", "B"))
+    near = Relation("near", "identification", "", (1 + sp.Rational(1, 10**42)) * At * Bt, A * B)
+    r = check(dataclasses.replace(thm, claims=(near,), expect={}))
+    assert r.claims[0].verdict == Verdict.REFUTED, r.claims[0].how
 
 
 def test_t4_all_assumptions_hold_search_empty():

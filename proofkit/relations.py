@@ -1,0 +1,227 @@
+"""Decide identification relations (``lhs = rhs`` between learned and true objects) on a fitted learner.
+
+A relation is evaluated at the fitted parameters (a point: exact decimals) and on a ball around them
+whose radius is the fit's distance to an exact zero-risk learner (proven by an interval existence proof
+where the family allows one, estimated otherwise, see :mod:`proofkit.fiterror`). It is
+
+* refuted when the residual is resolvably non-zero: the ball's lower bound is positive (certified when
+  the radius is proven, else only when the residual exceeds its propagated fit error REFUTE_MARGIN-fold);
+* certified when a ball bound at the fitted learner is at most ZERO_TOL over the whole named domain;
+* confirmed when that holds at the sampled points of a domain the bound does not cover;
+* inconclusive otherwise, and whenever the relation is undefined as printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import mpmath as mp
+import numpy as np
+import sympy as sp
+
+from . import certify
+from .backend import ARB, MP
+from .certify_features import token_relation_bound
+from .identify import Env, Undefined, evaluate, find_erratum, project, solve_linear
+from .problem import Problem
+from .spec import Relation, Theorem
+from .support import corner_sequences
+from .tolerances import REFUTE_MARGIN, ZERO_TOL, fmt
+from .verdict import Erratum, Verdict
+
+
+@dataclass
+class Domain:
+    """The points a relation is checked at and the words that name them."""
+
+    over: str
+    points: Any  # None (params), a token array (G, n), a sequence array (N, t, n) or a range of j
+    words: str
+    continuum: bool = False  # True when a bound over the whole named domain exists (params, powers)
+
+
+def domain(problem: Problem, over: str, rng: np.random.Generator) -> Domain:
+    """Sample the points of a relation's domain once (the same points serve the point and ball runs)."""
+    if over == "params":
+        return Domain(over, None, "the parameters (one matrix identity)", continuum=True)
+    if over == "powers":
+        J = 4 * problem.T + 20
+        return Domain(over, range(J), f"every power j = 0..{J - 1} (not all j)", continuum=True)
+    if over == "tokens":
+        lo, hi = problem.support.token_box()
+        n = problem.support.n
+        axes = [np.linspace(lo[i], hi[i], 21 if n <= 2 else 3) for i in range(n)]
+        grid = np.array(np.meshgrid(*axes)).reshape(n, -1).T
+        pts = np.concatenate([grid, problem.support.tokens(rng, (64,))])
+        return Domain(over, pts, f"{len(pts)} tokens of the box (a grid and 64 random)")
+    if over == "states":
+        L = 3 * problem.T + 4
+        X = np.concatenate([problem.support.tokens(rng, (6, L)), corner_sequences(problem.support, L)])
+        return Domain(over, X, f"every position of {len(X)} sequences of length {L}")
+    raise ValueError(f"unknown domain {over!r}")
+
+
+def params_env(theorem: Theorem, problem: Problem, theta: np.ndarray, ops: Any) -> dict[str, Any]:
+    """Learned and true parameter-level objects under the theorem's symbol names."""
+    s = theorem.setup
+    env: dict[str, Any] = {}
+    for key, val in problem.learned.relation_symbols(theta, ops).items():
+        if key in s.learned_symbols:
+            env[s.learned_symbols[key].name] = val
+    for key, val in problem.true.relation_symbols(problem.true_theta(ops), ops).items():
+        if key in s.true_symbols:
+            env[s.true_symbols[key].name] = val
+    return env
+
+
+def domain_envs(theorem: Theorem, problem: Problem, theta: np.ndarray, ops: Any, base: Env,
+                dom: Domain) -> list[Env]:
+    """The environments of a relation on its domain, evaluated in ``ops`` (mpmath or arb)."""
+    s = theorem.setup
+    if dom.over == "params":
+        return [base]
+    if dom.over == "powers":
+        return [dict(base, j=j) for j in dom.points]
+    if dom.over == "tokens":
+        lsym, tsym = s.token_symbols
+        psi = problem.learned.token_map(theta, ops.asarray(dom.points), ops)
+        phi = problem.true.token_map(problem.true_theta(ops), ops.asarray(dom.points), ops)
+        return [dict(base, **{lsym.name: psi[:, :, None], tsym.name: phi[:, :, None]})]
+    lsym, tsym = s.state_symbols
+    X = ops.asarray(dom.points)
+    hs = problem.learned.states(theta, X, ops)
+    fs = problem.true.states(problem.true_theta(ops), X, ops)
+    return [dict(base, **{lsym.name: hs.reshape(-1, hs.shape[-1], 1),
+                          tsym.name: fs.reshape(-1, fs.shape[-1], 1)})]
+
+
+def solve_groups(theorem: Theorem, problem: Problem, theta: np.ndarray, env: dict[str, Any],
+                 dims: Mapping[sp.Symbol, int], rng: np.random.Generator) -> dict[str, str]:
+    """Evaluate (by definition) or solve (least squares, projected to the group) every group element
+    into ``env`` at the fitted point. An element that is undefined (inverse of a non-square or singular
+    matrix) is left out of ``env`` and its reason returned; relations naming it are inconclusive."""
+    how = {}
+    for g in theorem.groups:
+        name = g.symbol.name
+        try:
+            if g.definition is not None:
+                env[name] = evaluate(g.definition, env)
+                how[name] = f"{name} := {sp.sstr(g.definition)} (as the paper defines it)"
+                continue
+            eqs = [(lhs, rhs, domain_envs(theorem, problem, theta, MP, env, domain(problem, over, rng)))
+                   for lhs, rhs, over in g.equations]
+            shape = (int(g.symbol.shape[0].subs(dims)), int(g.symbol.shape[1].subs(dims)))
+            env[name] = project(solve_linear(g.symbol, eqs, shape).value, g.group)
+            how[name] = f"{name} solved by least squares in {g.group}"
+        except (Undefined, ZeroDivisionError) as exc:
+            how[name] = f"{name} undefined: {exc}"
+    return how
+
+
+def _residual(lhs: sp.Basic, rhs: sp.Basic, envs: list[Env]) -> tuple[Any, Any]:
+    """(max |lhs - rhs| entry, max(1, max |rhs|)) over the environments, in the envs' number type."""
+    worst, scale = None, None
+    for env in envs:
+        a, b = evaluate(lhs, env), evaluate(rhs, env)
+        if np.shape(a) != np.shape(b):
+            raise Undefined(f"shapes differ: {np.shape(a)} vs {np.shape(b)}")
+        for v in np.ravel(a - b):
+            worst = abs(v) if worst is None else _max(worst, abs(v))
+        for v in np.ravel(b):
+            scale = abs(v) if scale is None else _max(scale, abs(v))
+    return worst, scale
+
+
+def _max(a: Any, b: Any) -> Any:
+    return a.max(b) if hasattr(a, "max") and not isinstance(a, mp.mpf) else max(a, b)
+
+
+@dataclass
+class Decision:
+    verdict: Verdict
+    residual: str
+    how: str
+    erratum: Erratum | None = None
+
+
+def decide(theorem: Theorem, claim: Relation, problem: Problem, theta: np.ndarray, env: Env,
+           ball_theta: np.ndarray, radius_how: str, proven: bool, fit_residual: mp.mpf,
+           rng: np.random.Generator, undefined: Mapping[str, str]) -> Decision:
+    """Decide one relation (see the module docstring). ``ball_theta``: arb balls containing an exact
+    zero-risk learner (``proven``) or the fit-error estimate around the fitted point."""
+    dom = domain(problem, claim.over, rng)
+    groups = {g.symbol.name for g in theorem.groups}
+    envs = domain_envs(theorem, problem, theta, MP, env, dom)
+    missing = [name for name in undefined if name in {s.name for s in claim.lhs.free_symbols
+                                                         | claim.rhs.free_symbols}]
+    try:
+        if missing:
+            raise Undefined("; ".join(undefined[m] for m in missing))
+        worst, scale = _residual(claim.lhs, claim.rhs, envs)
+    except (Undefined, ZeroDivisionError) as exc:
+        found = find_erratum(claim.lhs, claim.rhs, envs, groups, ZERO_TOL)
+        err = None
+        if found:
+            err = Erratum(claim.statement(), found[0], fmt(found[1]),
+                          f"printed relation undefined ({exc}); {found[2]}")
+        return Decision(Verdict.INCONCLUSIVE, "undefined", f"undefined as printed: {exc}", err)
+    res = worst / max(mp.mpf(1), scale)
+    where = f"over {dom.words}"
+    lo, hi = _ball_residual(theorem, claim, problem, ball_theta, env, dom, undefined)
+    if lo is not None and lo > 0 and res > 0 and (proven or res >= REFUTE_MARGIN * (hi - lo) / 2):
+        found = find_erratum(claim.lhs, claim.rhs, envs, groups, ZERO_TOL)
+        err = Erratum(claim.statement(), found[0], fmt(found[1]), found[2]) if found else None
+        cert = ("certified: the relation fails on the whole ball, which contains an exact zero-risk "
+                "learner" if proven else
+                f"uncertified: the residual exceeds its propagated fit error ({fmt((hi - lo) / 2)}) "
+                f"{fmt(REFUTE_MARGIN)}-fold")
+        return Decision(Verdict.REFUTED, fmt(res),
+                        f"relative residual {fmt(res)} {where} on a fit with training residual "
+                        f"{fmt(fit_residual)}; {radius_how}; {cert}", err)
+    if res <= ZERO_TOL:
+        if dom.over == "tokens":
+            lo_box, hi_box = problem.support.token_box()
+            tb = token_relation_bound(claim.lhs, claim.rhs, theorem.setup, problem.learned, theta,
+                                      problem.true, problem.true_theta(MP), env, lo_box, hi_box,
+                                      problem.dps, theorem.groups)
+            if tb is not None and tb.value <= ZERO_TOL:
+                return Decision(Verdict.CERTIFIED, fmt(res),
+                                f"ball bound {fmt(tb.value)} <= {fmt(ZERO_TOL)} on sup |lhs - rhs| over "
+                                f"{tb.domain} at the fitted learner ({tb.how}); sampled max {fmt(res)}")
+        ub = certify.relation_upper(claim.lhs, claim.rhs, envs, problem.dps)
+        if ub <= ZERO_TOL * max(mp.mpf(1), scale):
+            verdict = Verdict.CERTIFIED if dom.continuum else Verdict.CONFIRMED
+            scope = ("" if dom.continuum else
+                     "; confirmed at these samples only: no bound covers the continuum between them")
+            return Decision(verdict, fmt(res),
+                            f"ball bound {fmt(ub)} <= {fmt(ZERO_TOL)} (x max(1, |rhs|)) at the fitted "
+                            f"learner {where}{scope}")
+        return Decision(Verdict.CONFIRMED, fmt(res), f"residual <= {fmt(ZERO_TOL)} {where}, "
+                        f"ball bound {fmt(ub)} too loose to certify")
+    return Decision(Verdict.INCONCLUSIVE, fmt(res),
+                    f"residual {fmt(res)} {where} is above {fmt(ZERO_TOL)} but not resolvably "
+                    f"non-zero against the fit error ({radius_how})")
+
+
+def _ball_residual(theorem: Theorem, claim: Relation, problem: Problem, ball_theta: np.ndarray,
+                   env: Env, dom: Domain, undefined: Mapping[str, str]) -> tuple[Any, Any]:
+    """(lower, upper) bounds of the relative residual over the parameter ball; (None, None) when the
+    relation cannot be evaluated on balls (e.g. a group element not provably invertible there)."""
+    with certify.arb_precision(problem.dps):
+        try:
+            benv = params_env(theorem, problem, ball_theta, ARB)
+            for g in theorem.groups:
+                if g.symbol.name in undefined:
+                    continue
+                benv[g.symbol.name] = (evaluate(g.definition, benv) if g.definition is not None
+                                       else ARB.asarray(env[g.symbol.name]))
+            envs = domain_envs(theorem, problem, ball_theta, ARB, benv, dom)
+            worst, scale = _residual(claim.lhs, claim.rhs, envs)
+        except (Undefined, ZeroDivisionError, ValueError):
+            return None, None
+        s_hi = max(mp.mpf(1), certify.upper(scale))
+        s_lo = max(mp.mpf(1), certify.lower(scale))
+        return certify.lower(worst) / s_hi, certify.upper(worst) / s_lo
+
