@@ -29,7 +29,7 @@ from .localid import LocalId, local_identifiability
 from .problem import Problem, build_problem
 from .spec import Claim, Computed, Generalization, Relation, SymbolicStep, Theorem
 from .symbolic import decide as decide_symbolic
-from .tolerances import FIT_TOL, ZERO_TOL, effective_dps, fmt
+from .tolerances import FIT_TOL, effective_dps, fmt
 from .verdict import ClaimResult, Erratum, TheoremResult, Verdict, combine
 
 
@@ -258,7 +258,3 @@ def _dims(p: Problem) -> dict[sp.Symbol, int]:
             sp.Symbol("k"): getattr(p.true, "k", p.true.n),
             sp.Symbol("kt"): getattr(p.learned, "k", p.learned.n)}
 
-
-def zero_tol(dps: int) -> mp.mpf:
-    """The zero threshold (fixed: ZERO_TOL whatever the precision; kept for older callers)."""
-    return ZERO_TOL
