@@ -80,8 +80,10 @@ def _arb(v: Any) -> flint.arb:
         num, den = (v.numerator, v.denominator) if isinstance(v, Fraction) else (v.p, v.q)
         return flint.arb(int(num)) / int(den)
     if isinstance(v, mp.mpf):  # exact: binary mantissa and exponent (a decimal string would round)
-        man, exp = v.man_exp
-        return flint.arb(-int(man) if v < 0 else int(man)) * flint.arb(2) ** int(exp) if man else flint.arb(0)
+        sign, man, exp, _ = v._mpf_
+        if man == 0 and exp != 0:
+            raise ValueError(f"not a finite number: {v}")
+        return flint.arb(flint.arf((-int(man) if sign else int(man), int(exp))))
     if isinstance(v, (str, Decimal)):
         return flint.arb(str(v))
     return flint.arb(v)

@@ -61,23 +61,9 @@ class _Rows:
 
 
 def exact_balls(values: Any) -> np.ndarray:
-    """Object array of arb balls that contain the given numbers exactly. An mpf is converted from its
-    binary mantissa and exponent: a decimal string, as in ``certify.to_arb``, would round it. Decimal
-    strings and floats go through flint, balls pass through unchanged."""
-    arr = np.asarray(values, dtype=object)
-    out = np.empty(arr.shape, dtype=object)
-    for idx in np.ndindex(*arr.shape):
-        out[idx] = _exact_ball(arr[idx])
-    return out
-
-
-def _exact_ball(v: Any) -> flint.arb:
-    if isinstance(v, mp.mpf):
-        sign, man, exp, _ = v._mpf_
-        if man == 0 and exp != 0:
-            raise ValueError(f"not a finite number: {v}")
-        return flint.arb(flint.arf((-int(man) if sign else int(man), int(exp))))
-    return ARB.convert(v)
+    """Object array of arb balls that contain the given numbers exactly (``ARB.asarray``: an mpf from
+    its binary mantissa and exponent, decimal strings and floats through flint, balls unchanged)."""
+    return ARB.asarray(values)
 
 
 def box_text(lo: np.ndarray, hi: np.ndarray) -> str:
@@ -227,7 +213,7 @@ def _ball_env(setup: Setup, learned: Family, ball_h: np.ndarray, true: Family, b
         if isinstance(val, np.ndarray):
             out[name] = exact_balls(val)
         elif isinstance(val, mp.mpf):
-            out[name] = _exact_ball(val)
+            out[name] = ARB.convert(val)
         else:
             out[name] = val
     for fam, ball, symbols in ((learned, ball_h, setup.learned_symbols), (true, ball_f, setup.true_symbols)):

@@ -102,10 +102,9 @@ def fit_ball(p: Problem, theta: np.ndarray, dps: int) -> tuple[np.ndarray, bool,
     interval existence proof where the family allows one (Markov equations, injective readout), else
     the fit error estimated (:mod:`proofkit.fiterror`). Returns (balls, proven, how)."""
     if hasattr(p.learned, "markov_jacobian") and p.injective:
-        lo, hi = p.support.token_box()
         proof = existence.zero_risk_ball_markov(p.learned, theta, p.true, [str(v) for v in p.theta_true],
                                                 p.T, dps, fixed_digits=dps,
-                                                columns=[c for c in range(len(lo)) if hi[c] > lo[c]])
+                                                columns=p.support.free_coordinates())
         if proof:
             return proof.box, True, proof.how
     radius = param_radius(p, theta)

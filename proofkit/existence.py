@@ -87,16 +87,8 @@ class Subsystem:
 
 
 # ----------------------------------------------------------------------------- exact conversions
-def _mpf_point(v: mp.mpf) -> flint.arb:
-    """The exact binary value of a finite mpf as a zero-radius ball."""
-    sign, man, exp, _ = v._mpf_
-    return flint.arb((-int(man) if sign else int(man), int(exp)))
-
-
 def _point(v: Any) -> flint.arb:
     """A zero-radius ball: exact for mpf, floats and arb midpoints, nearest binary for decimal strings."""
-    if isinstance(v, mp.mpf):
-        return _mpf_point(v)
     return ARB.convert(v).mid()
 
 
@@ -144,7 +136,7 @@ def krawczyk(F: Callable[[np.ndarray], np.ndarray], J: Callable[[np.ndarray], An
             Rmp = mp.inverse(mp.matrix([[_mid_mpf(Jc[i, j]) for j in range(p)] for i in range(p)]))
         except ZeroDivisionError:
             return None
-        R = flint.arb_mat([[_mpf_point(Rmp[i, j]) for j in range(p)] for i in range(p)])
+        R = flint.arb_mat([[ARB.convert(Rmp[i, j]) for j in range(p)] for i in range(p)])
         newton = R * _column(Fc)
         step = max((upper(newton[i, 0]) for i in range(p)), default=mp.mpf(0))
         if not mp.isfinite(step):
@@ -155,7 +147,7 @@ def krawczyk(F: Callable[[np.ndarray], np.ndarray], J: Callable[[np.ndarray], An
                  else sorted({max(mp.mpf(10) ** k * step, floor) for k in INFLATIONS}))
         eye = flint.arb_mat(p, p, [1 if i == j else 0 for i in range(p) for j in range(p)])
         for r in radii:
-            rad = _mpf_point(r)
+            rad = ARB.convert(r)
             Y = np.array([flint.arb(v, rad) for v in c], dtype=object)
             dY = _column(Y - c)
             K = _column(c) - newton + (eye - R * _arb_mat(J(Y))) * dY
@@ -286,7 +278,7 @@ def zero_risk_ball_markov(fam_h: Family, theta_hat: Sequence[Any], fam_f: Family
             return unproven(f"Krawczyk's test failed for the {E} Markov equations j < {T} (condition "
                             f"number of the square Jacobian {sub.cond:.3g}): existence not proven")
         box = theta_of(proof.box, ARB)
-        dist = max(upper(b - _mpf_point(v)) for b, v in zip(box, th))
+        dist = max(upper(b - ARB.convert(v)) for b, v in zip(box, th))
     widest = max(upper(flint.arb(b.rad())) for b in proof.box)
     how = (f"Krawczyk: an exact zero of the {E} Markov equations j < {T} exists within {mp.nstr(dist, 3)} "
            f"of the fit ({len(fixed)} coordinates fixed to exact {fixed_digits}-digit decimals, "

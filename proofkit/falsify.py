@@ -22,7 +22,7 @@ from .check import Fitted, local_id, reduce_learner
 from .errors import InputError
 from .fit import fit, lm64, polish
 from .fiterror import inflate, param_radius
-from .generalization import ball_gap, robust, test_sequences
+from .generalization import ball_gap, robust, sampled_gap, test_sequences
 from .problem import Problem, build_problem
 from .spec import Theorem
 from .support import corner_sequences, test_lengths
@@ -61,11 +61,7 @@ STRONG_GAP = mp.mpf("1e-3")  # a gap this large ends the search; smaller ones ke
 def max_gap(problem: Problem, theta: np.ndarray, seqs: Sequence[np.ndarray]) -> mp.mpf:
     """Largest relative gap |h - f| / max(1, |f|) over the given sequence batches: logits for an
     injective readout, outputs otherwise."""
-    worst = mp.mpf(0)
-    for X in seqs:
-        zh, zf = problem.compare(theta, X)
-        worst = max(worst, mp_abs_max(zh - zf) / max(mp.mpf(1), mp_abs_max(zf)))
-    return worst
+    return sampled_gap(problem, theta, list(seqs))[0]
 
 
 def continuation(fitted: Fitted, rng: np.random.Generator, seqs: Sequence[np.ndarray],
@@ -393,10 +389,9 @@ def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int,
     lo, hi = problem.support.token_box()
     if not problem.injective:
         return _certify_dead_readout(problem, theta, X, dps, lo, hi)
-    cols = [c for c in range(len(lo)) if hi[c] > lo[c]]
     proof = existence.zero_risk_ball_markov(problem.learned, theta, problem.true,
                                             [str(v) for v in problem.theta_true], problem.T, dps,
-                                            columns=cols)
+                                            columns=problem.support.free_coordinates())
     if not proof:
         return False, f"uncertified: existence not proven ({proof.reason}); the gap survives the " \
                       "estimated fit error"

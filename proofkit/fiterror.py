@@ -15,7 +15,7 @@ import flint
 import mpmath as mp
 import numpy as np
 
-from .backend import FLOAT64, MP, mp_abs_max
+from .backend import ARB, FLOAT64, MP, mp_abs_max
 from .problem import Problem
 from .tolerances import PARAM_SAFETY
 
@@ -37,12 +37,4 @@ def param_radius(problem: Problem, theta: np.ndarray) -> mp.mpf:
 def inflate(theta: np.ndarray, radius: mp.mpf) -> np.ndarray:
     """arb balls centred at the (exact binary) parameters with the given radius on every coordinate."""
     rad = flint.arb(mp.nstr(radius, 20)) if radius > 0 else flint.arb(0)
-    return np.array([to_arb_exact(v) + flint.arb(0, rad.abs_upper()) for v in theta], dtype=object)
-
-
-def to_arb_exact(v: object) -> flint.arb:
-    """An mpf as an exact arb (binary mantissa and exponent, no decimal rounding)."""
-    x = mp.mpf(v)
-    man, exp = x.man_exp
-    sign = -1 if x < 0 else 1
-    return flint.arb(sign * int(man)) * flint.arb(2) ** int(exp) if man else flint.arb(0)
+    return np.array([ARB.convert(mp.mpf(v)) + flint.arb(0, rad.abs_upper()) for v in theta], dtype=object)

@@ -43,6 +43,11 @@ class Support:
             hi[1:] = 0.0
         return lo, hi
 
+    def free_coordinates(self) -> list[int]:
+        """Token coordinates the support varies (the rest are pinned by the token box)."""
+        lo, hi = self.token_box()
+        return [i for i in range(self.n) if hi[i] > lo[i]]
+
     def tokens(self, rng: np.random.Generator, shape: tuple[int, ...],
                beyond: bool = False) -> np.ndarray:
         """Tokens drawn independently from the per-token marginal (the product distribution);
@@ -68,7 +73,7 @@ class Support:
         vertices; empty otherwise). Fitting a model at the vertices pins down its extremes: a function
         linear in the inputs that is <= 0 at every vertex is <= 0 on the whole box."""
         lo, hi = self.token_box()
-        free = [i for i in range(self.n) if hi[i] > lo[i]]
+        free = self.free_coordinates()
         if self.kind == "cut" or 2 ** (len(free) * t) > limit:
             return np.zeros((0, t, self.n))
         out = []

@@ -222,18 +222,25 @@ def _nonzero_at(expr: sp.Expr, point: dict[sp.Symbol, sp.Rational]) -> str | Non
         return None
     if value.is_Rational:
         return None if value == 0 else f"exact value {value} (rational arithmetic)"
+    for dps, b in _balls(value):
+        if not b.contains(0):
+            return (f"value in the ball {b.str(15, radius=True)} (python-flint ball arithmetic, "
+                    f"{dps} digits), which excludes 0")
+        if b.rad() == 0:
+            return None
+    return None
+
+
+def _balls(expr: sp.Basic) -> Iterator[tuple[int, flint.arb]]:
+    """python-flint balls of a constant expression at each precision of BALL_DPS in turn (nothing when
+    the expression has a node the ball walker does not support)."""
     for dps in BALL_DPS:
         with arb_precision(dps):
             try:
-                b = ball(value)
+                b = ball(expr)
             except Unsupported:
-                return None
-            if not b.contains(0):
-                return (f"value in the ball {b.str(15, radius=True)} (python-flint ball arithmetic, "
-                        f"{dps} digits), which excludes 0")
-            if b.rad() == 0:
-                return None
-    return None
+                return
+        yield dps, b
 
 
 def _relation_false_at(rel: sp.Rel, point: dict[sp.Symbol, sp.Rational]) -> str | None:
@@ -248,15 +255,10 @@ def _relation_false_at(rel: sp.Rel, point: dict[sp.Symbol, sp.Rational]) -> str 
     }
     if type(rel) not in fails:
         return None
-    for dps in BALL_DPS:
-        with arb_precision(dps):
-            try:
-                b = ball(diff)
-            except Unsupported:
-                return None
-            if fails[type(rel)](b):
-                return (f"lhs - rhs in the ball {b.str(15, radius=True)} ({dps} digits), so "
-                        f"{sp.sstr(rel.func(sp.Symbol('lhs'), sp.Symbol('rhs')))} fails")
+    for dps, b in _balls(diff):
+        if fails[type(rel)](b):
+            return (f"lhs - rhs in the ball {b.str(15, radius=True)} ({dps} digits), so "
+                    f"{sp.sstr(rel.func(sp.Symbol('lhs'), sp.Symbol('rhs')))} fails")
     return None
 
 

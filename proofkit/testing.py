@@ -48,3 +48,16 @@ def summary_lines() -> list[str]:
                      f"{' certified' if f.certified else ''} "
                      f"(seed {f.seed}, dps {f.dps}, {f.elapsed_s:.1f}s)")
     return lines
+
+
+def run_cli(capsys: Any, *argv: str) -> tuple[int, str, str]:
+    """Run the command line in-process: (exit code, stdout, stderr) captured by pytest's ``capsys``.
+    argparse usage errors leave ``main()`` as SystemExit(2)."""
+    from .cli import main
+
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -14,19 +14,11 @@ import pytest
 from proofkit import record
 from proofkit.cli import main
 from proofkit.identify import Undefined
+from proofkit.testing import run_cli as run
 from proofkit.tolerances import MAX_DPS, MIN_DPS
 
 THM = "AM24.T4"
 
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    """Exit code, stdout, stderr. argparse usage errors leave main() as SystemExit(2)."""
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def assert_bad_input(code: int, out: str, err: str, *needles: str) -> None:

@@ -11,21 +11,13 @@ from pathlib import Path
 import pytest
 
 from proofkit import registry
-from proofkit.cli import main
 from proofkit.errors import InputError
+from proofkit.testing import run_cli as run
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "docs" / "examples" / "my_theorems"
 EXAMPLE_FILE = EXAMPLES / "mypaper" / "scalar_recurrence.py"
 
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(autouse=True)
