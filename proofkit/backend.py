@@ -59,6 +59,8 @@ FLOAT64 = Ops(
 
 
 def _mpf(v: Any) -> mp.mpf:
+    if isinstance(v, str) and "/" in v:  # an exact fraction p/q (records of exact learners)
+        v = Fraction(v)
     if isinstance(v, Fraction):
         return mp.mpf(v.numerator) / v.denominator
     if isinstance(v, sp.Rational):
@@ -76,6 +78,8 @@ MP = Ops(
 def _arb(v: Any) -> flint.arb:
     if isinstance(v, flint.arb):
         return v
+    if isinstance(v, str) and "/" in v:
+        v = Fraction(v)
     if isinstance(v, (Fraction, sp.Rational)):
         num, den = (v.numerator, v.denominator) if isinstance(v, Fraction) else (v.p, v.q)
         return flint.arb(int(num)) / int(den)

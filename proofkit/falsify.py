@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -201,6 +202,13 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
             gap = max_gap(problem, theta, [X[None]])
         rec, certified, how = _model_record(theorem, problem, params, overrides, dropped, theta,
                                             learned, X, gap, kind, outcome.strategy, dps, seed)
+        if not certified:
+            exact = exact_candidate(problem, theta, outcome.seqs)
+            if exact is not None:
+                learned, X, kind = exact
+                rec, certified, how = _model_record(
+                    theorem, problem, params, overrides, dropped, theta, learned, X, gap, kind,
+                    outcome.strategy + "; made exact in rational arithmetic (observer gauge)", dps, seed)
     path = record.write(rec, out_dir) if out_dir is not None else None
     effort = outcome.effort + (f"; dimensions shrunk: {tried_dims}" if tried_dims else "")
     return FalsifyResult(found=True, verdict=Verdict.REFUTED, effort=effort,
@@ -357,6 +365,8 @@ def certify_exact(problem: Problem, learned: Sequence[str], X: np.ndarray) -> tu
     """Exact rational certificate for families linear in the inputs: equal Markov parameters for every
     j < T make h = f on every sequence of length <= T (so on the whole support), and the gap at X is an
     exact non-zero rational."""
+    import sympy as sp
+
     from .backend import SYM
 
     eq = certify.exact_markov_equal(problem.learned, list(learned), problem.true,
@@ -368,8 +378,45 @@ def certify_exact(problem: Problem, learned: Sequence[str], X: np.ndarray) -> tu
     gap = max(abs(v) for v in np.ravel(zh - zf))
     if gap == 0:
         return False, ""
+    shown = gap if len(str(gap)) <= 40 else f"{sp.N(gap, 20)}... (an exact non-zero rational)"
     return True, (f"certified exactly (rational arithmetic): Markov parameters equal for j < {problem.T}, "
-                  f"so h = f on every sequence of length <= {problem.T}; logit gap at the witness = {gap}")
+                  f"so h = f on every sequence of length <= {problem.T}; logit gap at the witness = {shown}")
+
+
+def exact_candidate(problem: Problem, theta: np.ndarray,
+                    seqs: Sequence[np.ndarray]) -> tuple[list[str], np.ndarray, str] | None:
+    """An exact rational zero-risk learner near ``theta`` that still differs from f, for families that
+    can build one (``exact_learner``: equal Markov parameters j < T by construction): (learned
+    parameters as exact strings, shortest witness, kind), certified by :func:`certify_exact`; the
+    fewest digits that work win. Why: where the fit sits on a singular stratum of the training
+    equations no interval existence proof applies, but the stratum has rational points."""
+    make = getattr(problem.learned, "exact_learner", None)
+    if make is None or not problem.injective or not hasattr(problem.true, "markov"):
+        return None
+    from .backend import SYM
+    from .families.observer import DIGITS
+
+    true_markov = problem.true.markov(SYM.asarray(problem.theta_true), problem.T, SYM)
+    targets = [[[Fraction(int(v.p), int(v.q)) for v in row] for row in M] for M in true_markov]
+    with mp.workdps(max(mp.mp.dps, 60)):
+        for digits in DIGITS:
+            q = make(theta, targets, digits)
+            if q is None:
+                continue
+            learned = [str(v) for v in q]
+            th = MP.asarray(np.asarray(learned, dtype=object))
+            if max_gap(problem, th, seqs) < SEARCH_GAP:
+                continue
+            X, _, kind = shrink_witness(problem, th, seqs)
+            if certify_exact(problem, learned, X)[0]:
+                return learned, X, kind
+    return None
+
+
+def _exact_input(learned: Sequence[str]) -> bool:
+    """Short decimals or exact fractions: worth an exact rational check (long fitted decimals never
+    solve the training equations exactly)."""
+    return all(len(s) <= 16 or "/" in s for s in learned)
 
 
 def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int,
@@ -378,7 +425,7 @@ def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int,
     equal Markov parameters for j < T, exact non-zero gap), or by an interval existence proof
     (Krawczyk: an exact solution of the Markov equations j < T lies in a box around the learner) plus a
     ball lower bound of the gap valid on the whole box. Otherwise (False, why)."""
-    if learned is not None and all(len(s) <= 16 for s in learned):
+    if learned is not None and _exact_input(learned):
         ok, how = certify_exact(problem, learned, X)
         if ok:
             return ok, how

@@ -22,6 +22,8 @@ FORMAT = "proofkit-counterexample/1"
 #: written); replay evaluates it at tolerances.effective_dps(dps), never at fewer digits
 OLDEST_DPS = 30
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+#: an exact rational p/q (learned parameters of an exact zero-risk learner need not be decimals)
+_FRACTION = re.compile(r"^[+-]?\d{1,2000}/0*[1-9]\d{0,2000}$")
 MODEL_FIELDS = {
     "format": str, "kind": str, "theorem": str, "claim": str, "params": dict, "overrides": dict,
     "dropped": list, "learned_params": list, "true_params": list, "witness": list, "witness_length": int,
@@ -84,6 +86,15 @@ def check_decimal(value: Any, field: str) -> str:
     return value
 
 
+def check_number(value: Any, field: str) -> str:
+    """A decimal string as :func:`check_decimal`, or an exact fraction "p/q" of ASCII integers."""
+    if isinstance(value, str) and value.isascii() and _FRACTION.match(value):
+        return value
+    if isinstance(value, str) and "/" in value:
+        raise InputError(field, "a fraction p/q of decimal integers (q > 0, at most 2000 digits each)", value)
+    return check_decimal(value, field)
+
+
 def load(path: str | Path) -> dict[str, Any]:
     """Read and validate a record; every problem is reported with the field it concerns."""
     p = Path(path)
@@ -109,9 +120,10 @@ def load(path: str | Path) -> dict[str, Any]:
     if data["kind"] == "model":
         if not OLDEST_DPS <= data["dps"] <= MAX_DPS:
             raise InputError("dps", f"an integer in [{OLDEST_DPS}, {MAX_DPS}]", data["dps"])
-        for name in ("learned_params", "true_params"):
-            for i, v in enumerate(data[name]):
-                check_decimal(v, f"{name}[{i}]")
+        for i, v in enumerate(data["learned_params"]):
+            check_number(v, f"learned_params[{i}]")
+        for i, v in enumerate(data["true_params"]):
+            check_decimal(v, f"true_params[{i}]")
         for i, row in enumerate(data["witness"]):
             if not isinstance(row, list) or len(row) != len(data["witness"][0]):
                 raise InputError(f"witness[{i}]", "a list of decimal strings, as long as witness[0]",

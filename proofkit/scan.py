@@ -102,8 +102,8 @@ def classify(conclusions: Sequence[ClaimResult], check_failure: str | None,
     (its reason) and the search summary (None when no search ran)."""
     refuted = [f"{c.name} refuted ({c.how})" for c in conclusions if c.verdict == Verdict.REFUTED]
     if search is not None and search.found and search.verdict == str(Verdict.REFUTED):
-        refuted.append(f"the search found a counterexample, "
-                       f"{'certified' if search.certified else 'NOT certified'}: {search.how}")
+        refuted.append(f"the search found a counterexample ({search.how})" if search.certified else
+                       f"the search found a counterexample, NOT certified ({search.how})")
     if refuted:
         return REFUTED, "; ".join(refuted)
     undecided = [f"check could not run: {check_failure}"] if check_failure else []

@@ -111,6 +111,13 @@ class LinearRecurrence(Family):
             return ops.zeros((0, self.n_params))
         return np.concatenate(blocks, axis=0)
 
+    def exact_learner(self, theta: np.ndarray, targets: Any, digits: int) -> list[Any] | None:
+        """Rational parameters of a learner whose Markov parameters j < len(targets) equal ``targets``
+        exactly, near ``theta`` (see :mod:`proofkit.families.observer`); None when there is none there."""
+        from .observer import exact_learner
+
+        return exact_learner(self, theta, targets, digits)
+
     def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
         """Similarity gauge: with C = A_h^-1 A_ref (square case),
         map (A, Lam, B) -> (AC, C^-1 Lam C, C^-1 B)."""

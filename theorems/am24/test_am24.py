@@ -3,6 +3,7 @@
 import pytest
 
 from proofkit import registry
+from proofkit.falsify import falsify
 from proofkit.replay import replay
 from proofkit.testing import checked, falsified
 from proofkit.verdict import Verdict
@@ -53,18 +54,27 @@ def test_t1_printed_inverse_undefined_for_nonsquare_readout_pinv_holds():
     assert any("pseudo-inverse" in e.note for e in r.errata)
 
 
-@pytest.mark.parametrize("drop", ["T>=2", "A5.square", "A5.B-invertible", "A8", "A5.injective"])
+@pytest.mark.parametrize("drop", ["T>=2", "A5.square", "A5.B-invertible", "A5.A-invertible", "A8",
+                                  "A5.injective"])
 def test_t4_dropping_assumption_gives_certified_counterexample(drop, tmp_path):
     f = falsified("AM24.T4", [drop])
     assert f.found and f.verdict == Verdict.REFUTED, f"{drop}: {f.how}; seed {f.seed}"
     assert f.certified, f.how
 
 
-def test_t4_singular_A_refutation_is_honestly_uncertified():
-    # the Markov equations are rank-deficient at the fit (6 < 8): no existence proof, and it says so
+def test_t4_singular_A_refutation_is_exact_on_the_rank_deficient_stratum():
+    # the Markov equations have rank 6 < 8 at the fit, so no interval existence proof applies; the fit's
+    # rank-one readout factors through the targets' output space and the learner is made exact there
     f = falsified("AM24.T4", ["A5.A-invertible"])
-    assert f.found and f.verdict == Verdict.REFUTED and not f.certified
-    assert f.how.startswith("uncertified") and "rank 6 < 8" in f.how
+    assert f.how.startswith("certified exactly (rational arithmetic)"), f.how
+
+
+def test_t4_two_extra_states_just_below_threshold_certified_exactly():
+    # k~ = n + 2, T = 3 = T* - 1 at n = 2: the 12 Markov equations have rank 11 on every counterexample
+    # (a singular stratum), where Krawczyk cannot apply; the observer-gauge construction is exact
+    f = falsify(registry.get("AM24.T4"), [], {"learned_dim": 4, "T": 3}, shrink=False)
+    assert f.found and f.params["n"] == 2 and f.certified, f.how
+    assert f.how.startswith("certified exactly") and "j < 3" in f.how
 
 
 @pytest.mark.parametrize("kt,T", [(3, 3), (4, 4)])
