@@ -10,7 +10,7 @@ What each verdict proves is written in docs/verdicts.md.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,15 +20,16 @@ import sympy as sp
 
 from . import existence, generalization, relations
 from .backend import MP, mp_abs_max
+from .errors import InputError
 from .families import LinearRecurrence
 from .families.realization import decouple
 from .fit import FitResult, fit, polish
 from .fiterror import inflate, param_radius
-from .identify import by_definition
 from .localid import LocalId, local_identifiability
 from .problem import Problem, build_problem
 from .spec import Claim, Computed, Generalization, Relation, SymbolicStep, Theorem
 from .symbolic import decide as decide_symbolic
+from .tautology import by_definition
 from .tolerances import FIT_TOL, effective_dps, fmt
 from .verdict import ClaimResult, Erratum, TheoremResult, Verdict, combine
 
@@ -137,12 +138,12 @@ def check(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, dps: 
     t0 = time.perf_counter()
     for claim in theorem.claims:
         if isinstance(claim, SymbolicStep):
-            add(claim, *decide_symbolic(claim.check()))
+            add(claim, *_guarded(claim, lambda c=claim: decide_symbolic(c.check())))
     timings["sympy"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     for claim in theorem.claims:
         if isinstance(claim, Computed):
-            v, res, how = claim.run(params)
+            v, res, how = _guarded(claim, lambda c=claim: c.run(params))
             add(claim, Verdict(v), res, how)
     timings["computed"] = time.perf_counter() - t0
 
@@ -164,6 +165,19 @@ def check(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, dps: 
         elapsed_s=time.perf_counter() - t_start, diagnostics=diag, violated_assumptions=violated,
         flags=flags,
     )
+
+
+def _guarded(claim: Claim, run: Callable[[], tuple[Any, Any, str]]) -> tuple[Any, Any, str]:
+    """Run a claim's own code (a theorem file's sympy step or computation, possibly a user's): an
+    exception it raises decides nothing, so the claim is inconclusive with the exception named, and the
+    other claims still run. Bad parameters (InputError) stay errors of the input."""
+    try:
+        return run()
+    except InputError:
+        raise
+    except Exception as exc:  # the boundary to theorem code: report it, never crash
+        return (Verdict.INCONCLUSIVE, None,
+                f"inconclusive: the claim's check raised {type(exc).__name__}: {str(exc)[:200]}")
 
 
 def theorem_verdict(results: list[ClaimResult], violated: list[str]) -> tuple[Verdict, str]:

@@ -22,6 +22,8 @@ from . import record, registry
 from .backend import MP, mp_abs_max
 from .errors import InputError
 from .falsify import certify_model, max_gap
+from .fiterror import inflate, param_radius
+from .generalization import ball_gap, robust
 from .problem import build_problem
 from .spec import Theorem
 from .tolerances import FIT_TOL, SEARCH_GAP, effective_dps, fmt
@@ -135,8 +137,18 @@ def _replay_model(path: str, thm: Theorem, rec: Mapping[str, Any], params: dict[
             raise InputError("test_discrepancy", f"the recomputed value {mp.nstr(gap, GAP_DIGITS)}",
                              rec["test_discrepancy"])
         certified, how = certify_model(problem, theta, X, dps, rec["learned_params"])
+        survives = certified or _survives_fit_error(problem, theta, X, gap)
     _check_certificate(rec["certificate"], certified, how)
-    return _decide(path, train, gap, certified, how, rec["dps"], dps)
+    return _decide(path, train, gap, certified, how, rec["dps"], dps, survives)
+
+
+def _survives_fit_error(problem: Any, theta: np.ndarray, X: np.ndarray, gap: mp.mpf) -> bool:
+    """The rule an uncertified refutation must meet (docs/verdicts.md), re-applied rather than read from
+    the record: the witness gap, with the parameters widened to the estimated fit error, excludes 0 and
+    exceeds its propagated error REFUTE_MARGIN-fold."""
+    radius = param_radius(problem, theta)
+    lo, hi = ball_gap(problem, inflate(theta, radius), X)
+    return robust(lo, hi, gap, False)
 
 
 def _witness_tokens(rows: list[list[str]], n: int) -> np.ndarray:
@@ -190,14 +202,16 @@ def _check_certificate(stored: Mapping[str, Any], certified: bool, how: str) -> 
 
 
 def _decide(path: str, train: mp.mpf, gap: mp.mpf, certified: bool, how: str,
-            written_dps: int, dps: int) -> ReplayResult:
-    """Reproduces iff the training residual is <= FIT_TOL and the witness gap >= SEARCH_GAP."""
-    fits, differs = train <= FIT_TOL, gap >= SEARCH_GAP
+            written_dps: int, dps: int, survives: bool = True) -> ReplayResult:
+    """Reproduces iff the training residual is <= FIT_TOL, the witness gap >= SEARCH_GAP and (when
+    uncertified) the gap survives the estimated fit error."""
+    fits, differs = train <= FIT_TOL, gap >= SEARCH_GAP and survives
     at = f"at {dps} digits" + ("" if written_dps == dps else f" (record written at {written_dps})")
     status = (f"training residual {fmt(train)} ({'<=' if fits else '>'} {fmt(FIT_TOL)}), test discrepancy "
               f"{fmt(gap, 6)} ({'>=' if differs else '<'} {fmt(SEARCH_GAP)}) {at}; {how}")
     reasons = ([] if fits else ["the learned model does not fit the training data"]) + \
-        ([] if differs else ["the witness gap is too small to be a counterexample"])
+        ([] if gap >= SEARCH_GAP else ["the witness gap is too small to be a counterexample"]) + \
+        ([] if survives else ["the witness gap does not survive the estimated fit error (uncertified)"])
     if reasons:
         status = "does not reproduce: " + " and ".join(reasons) + "; " + status
     return ReplayResult(path, fits and differs, fits and differs and certified, status)

@@ -546,3 +546,17 @@ def test_train_residual_is_compared_to_three_significant_digits(tmp_path, full_r
 def test_test_discrepancy_is_compared_to_every_stored_digit(tmp_path, full_rec, k):
     full_rec["test_discrepancy"] = _digit_changed(full_rec["test_discrepancy"], k)
     assert _replay_error(_write(tmp_path, full_rec, rehash=True)).field == "test_discrepancy"
+
+
+def test_replay_reapplies_the_fit_error_rule_to_uncertified_records(monkeypatch):
+    """Issue #9: an uncertified record reproduces only if its gap survives the estimated fit error, which
+    replay recomputes (not read from the record's text). With the margin made unreachable the stored
+    uncertified deep-sets record must stop reproducing, naming the rule."""
+    folder = Path(__file__).resolve().parents[1] / "counterexamples"
+    path = next(folder.glob("AM24.T1_drop-A1.bias-free_*.json"))
+    assert replay(str(path)).reproduces
+    from proofkit import generalization
+
+    monkeypatch.setattr(generalization, "REFUTE_MARGIN", mp.mpf(10) ** 300)
+    out = replay(str(path))
+    assert not out.reproduces and "does not survive the estimated fit error" in out.how

@@ -155,3 +155,33 @@ def test_encoded_steps_keep_their_expected_verdicts():
                 assert decide(claim.check())[0] == thm.expect[claim.name], (thm.id, claim.name)
                 seen += 1
     assert seen >= 10
+
+
+def test_a_step_that_raises_is_inconclusive_and_the_rest_still_runs():
+    """Issue #9: a SymbolicStep (or Computed claim) whose own code raises decides nothing: the claim is
+    inconclusive with the exception named, the other claims are still decided, and nothing crashes."""
+    from proofkit.check import check
+    from proofkit.params import ParamSpace
+    from proofkit.spec import Computed, PaperRef, SymbolicStep, Theorem
+
+    def singular():
+        return sp.Matrix([[1, 1], [1, 1]]).inv()
+
+    def broken(params):
+        raise KeyError("table")
+
+    thm = Theorem(
+        id="USER.RAISES", title="steps that raise", paper=PaperRef("user", "s1", "(1)", "user2026"),
+        statement=sp.Eq(sp.Symbol("x"), sp.Symbol("x")), params=ParamSpace(()), assumptions=(),
+        claims=(SymbolicStep("inverse of a singular matrix", "proof-step", "(1)", "A^-1 exists", singular),
+                Computed("broken computation", "proof-step", "(2)", "a table lookup", broken),
+                SymbolicStep("x - x = 0", "proof-step", "(3)", "x - x = 0",
+                             lambda: sp.Symbol("x") - sp.Symbol("x"))),
+    )
+    r = check(thm)
+    by = {c.name: c for c in r.claims}
+    assert by["inverse of a singular matrix"].verdict == Verdict.INCONCLUSIVE
+    assert "raised NonInvertibleMatrixError" in by["inverse of a singular matrix"].how
+    broken_result = by["broken computation"]
+    assert broken_result.verdict == Verdict.INCONCLUSIVE and "KeyError" in broken_result.how
+    assert by["x - x = 0"].verdict == Verdict.CERTIFIED

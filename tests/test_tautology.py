@@ -1,5 +1,5 @@
-"""identify.by_definition (a printed relation that holds for any matrices once the group definitions
-are substituted is no evidence) and identify.holds_generically (a control that the identification
+"""tautology.by_definition (a printed relation that holds for any matrices once the group definitions
+are substituted is no evidence) and tautology.holds_generically (a control that the identification
 relations force at these dimensions cannot bite), on the AM24 T4 / T1 symbols rebuilt here."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import sympy as sp
 from sympy import Identity, Inverse, MatMul, MatPow, MatrixSymbol, Transpose, ZeroMatrix
 
-from proofkit.identify import by_definition, holds_generically
 from proofkit.spec import GroupElement
+from proofkit.tautology import by_definition, holds_generically
 
 n, m, k, kt = sp.symbols("n m k kt")
 j = sp.Symbol("j", integer=True, nonnegative=True)
