@@ -70,15 +70,24 @@ def evaluate(expr: sp.Basic, env: Env) -> np.ndarray:
         return env[expr.name]
     if isinstance(expr, MatMul):
         scalar, mats = expr.as_coeff_matrices()
-        out = evaluate(mats[0], env)
-        for f in mats[1:]:
+        sized = [f for f in mats if not _free_identity(f)]  # I(n) of symbolic n: a no-op factor
+        if not sized:
+            raise Undefined(f"{expr}: an identity of symbolic size alone has no size here")
+        out = evaluate(sized[0], env)
+        for f in sized[1:]:
             out = np.matmul(out, evaluate(f, env))
         return out if scalar == 1 else out * _scalar(sp.Rational(scalar), out)
     if isinstance(expr, MatAdd):
-        parts = [evaluate(a, env) for a in expr.args]
-        total = parts[0]
-        for p in parts[1:]:
-            total = total + p
+        terms = [a for a in expr.args if not _free_identity(a)]
+        if not terms:
+            raise Undefined(f"{expr}: an identity of symbolic size alone has no size here")
+        total = evaluate(terms[0], env)
+        for a in terms[1:]:
+            total = total + evaluate(a, env)
+        for a in expr.args:  # I(n) takes the size of the terms it is added to
+            if _free_identity(a):
+                coeff = a.as_coeff_mmul()[0] if isinstance(a, MatMul) else 1
+                total = total + _eye(total.shape[-1], total) * _scalar(sp.Rational(coeff), total)
         return total
     if isinstance(expr, Inverse):
         return _inverse(evaluate(expr.arg, env))
@@ -87,22 +96,35 @@ def evaluate(expr: sp.Basic, env: Env) -> np.ndarray:
     if isinstance(expr, MatPow):
         base = evaluate(expr.base, env)
         exp = expr.exp
-        k = int(evaluate(exp, env)) if isinstance(exp, sp.Symbol) else int(exp)
+        value = evaluate(exp, env) if exp.free_symbols else exp
+        if int(value) != value:
+            raise Undefined(f"power {exp} = {value} is not an integer")
+        k = int(value)
         if k < 0:
             base, k = _inverse(base), -k
         out = _eye(base.shape[-1], base)
         for _ in range(k):
             out = out @ base
         return out
-    if isinstance(expr, Identity):
-        return np.array(mp.eye(int(expr.shape[0])).tolist(), dtype=object)
-    if isinstance(expr, ZeroMatrix):
+    if isinstance(expr, (Identity, ZeroMatrix)):
+        if not all(d.is_Integer for d in expr.shape):
+            raise Undefined(f"{expr} has symbolic size {expr.shape}: not determined outside a sum or product")
+        if isinstance(expr, Identity):
+            return np.array(mp.eye(int(expr.shape[0])).tolist(), dtype=object)
         return np.full(tuple(int(s) for s in expr.shape), mp.mpf(0), dtype=object)
     if isinstance(expr, sp.Number):
         return np.asarray(MP.convert(sp.Rational(expr)), dtype=object)
     if isinstance(expr, sp.Add) and all(isinstance(a, sp.Symbol) or a.is_Number for a in expr.args):
         return np.asarray(sum(evaluate(a, env) for a in expr.args), dtype=object)
     raise Undefined(f"unsupported expression node {type(expr).__name__}")
+
+
+def _free_identity(expr: sp.Basic) -> bool:
+    """I(n), or a number times I(n), with a symbolic n: sized by the sum or product it sits in."""
+    if isinstance(expr, MatMul):
+        coeff, mats = expr.as_coeff_matrices()
+        return len(mats) == 1 and _free_identity(mats[0])
+    return isinstance(expr, Identity) and not expr.shape[0].is_Integer
 
 
 def _scalar(q: sp.Rational, like: np.ndarray) -> object:

@@ -351,3 +351,21 @@ def test_local_identifiability_full_rank_train_has_no_null():
     J_train = rand((6, 3), 90)
     lid = localid.local_identifiability(J_train, rand((2, 3), 91), DPS)
     assert lid.identified and lid.leak == 0 and lid.leak_direction is None
+
+
+def test_identity_of_symbolic_size_is_sized_by_its_context():
+    """A relation with I(n) once crashed check (int() of a symbol): inside a sum or product I(n) takes
+    the size of its neighbours; alone it is undefined (inconclusive), never a TypeError."""
+    import mpmath as mp
+    import sympy as sp
+    from sympy.matrices.expressions import Identity
+
+    from proofkit.identify import Undefined, evaluate
+
+    n = sp.Symbol("n")
+    X = sp.MatrixSymbol("X", n, n)
+    env = {"X": np.array([[mp.mpf(1), mp.mpf(2)], [mp.mpf(3), mp.mpf(4)]], dtype=object)}
+    assert (evaluate(X + 2 * Identity(n), env) == env["X"] + 2 * np.eye(2)).all()
+    assert (evaluate(sp.MatMul(X, Identity(n), evaluate=False), env) == env["X"]).all()
+    with pytest.raises(Undefined):
+        evaluate(Identity(n), env)
