@@ -16,6 +16,11 @@ from .backend import ARB, SYM
 from .families import Family
 from .identify import Env, evaluate
 
+#: a transition whose spectral radius (float64 estimate) is at least this gets no geometric tail bound
+STABLE_RADIUS = 0.999
+#: most Markov parameters summed explicitly by the all-length bound before its geometric tails
+MAX_MARKOV_TERMS = 4000
+
 
 @contextmanager
 def arb_precision(dps: int) -> Iterator[None]:
@@ -65,8 +70,7 @@ def markov_sup_bound(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_f: np.nd
     if not (hasattr(fam_h, "markov") and hasattr(fam_f, "markov")):
         return None
     # guard digits: in a badly conditioned state basis rounding errors grow like |Lam|^length
-    growth = max(_abs_growth(fam_h, th_h), _abs_growth(fam_f, th_f), 1.0)
-    with arb_precision(dps + int(length * np.log10(growth)) + 10):
+    with arb_precision(dps + power_guard_digits(((fam_h, th_h), (fam_f, th_f)), length)):
         Mh = fam_h.markov(to_arb(th_h), length, ARB)
         Mf = fam_f.markov(to_arb(th_f), length, ARB)
         bound = [flint.arb(repr(float(b))) for b in np.broadcast_to(token_bound, (fam_h.n,))]
@@ -133,7 +137,8 @@ def logit_gap_lower(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_f: np.nda
 
 
 def markov_all_lengths_bound(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_f: np.ndarray,
-                             token_bound: Any, dps: int, max_terms: int = 4000) -> tuple[mp.mpf, int] | None:
+                             token_bound: Any, dps: int, max_terms: int = MAX_MARKOV_TERMS
+                             ) -> tuple[mp.mpf, int] | None:
     """Ball upper bound of sup |logit_h - logit_f| over EVERY length t >= 1 and every sequence whose
     token coordinates obey |x_c| <= token_bound[c], for families linear in their inputs.
 
@@ -141,24 +146,18 @@ def markov_all_lengths_bound(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_
     model are bounded with a power p at which ||Lam^p||_inf = q < 1: every term with j = J + r + i p is at
     most ||A Lam^(J+r)||_inf q^i ||B||_inf max(b), so the tail is at most
     sum_{r<p} ||A Lam^(J+r)|| ||B|| max(b) / (1 - q). J doubles until the tails are below 1% of the
-    total. Returns (bound, J), or None when no such p exists (a learner with a mode of modulus >= 1)."""
+    total. Returns (bound, J), or None when no such p exists: a mode of modulus >= STABLE_RADIUS, or no
+    power p <= 64 of a transition with ||Lam^p||_inf < 1."""
     if not (hasattr(fam_h, "markov") and hasattr(fam_f, "markov")):
         return None
-    powers = []
-    for fam, th in ((fam_h, th_h), (fam_f, th_f)):
-        Lf = np.array([[float(v) for v in row] for row in fam.unpack(th)["Lam"]]) if fam.k else None
-        rho = max(abs(np.linalg.eigvals(Lf))) if Lf is not None and Lf.size else 0.0
-        if not rho < 0.999:
-            return None
-        powers.append(rho)
+    if not all(spectral_radius(fam, th) < STABLE_RADIUS for fam, th in ((fam_h, th_h), (fam_f, th_f))):
+        return None
     b = [flint.arb(repr(float(v))) for v in np.broadcast_to(token_bound, (fam_h.n,))]
     bmax = max(float(v) for v in np.broadcast_to(token_bound, (fam_h.n,)))
-    growth = max(max(_abs_growth(fam, th) for fam, th in ((fam_h, th_h), (fam_f, th_f))), 1.0)
     J = 64
     while J <= max_terms:
         # guard digits against cancellation in a badly conditioned state basis: |Lam|^J growth
-        extra = int(J * np.log10(growth)) + 10
-        with arb_precision(dps + extra):
+        with arb_precision(dps + power_guard_digits(((fam_h, th_h), (fam_f, th_f)), J)):
             head = _head_sum(fam_h, th_h, fam_f, th_f, J, b)
             tails = [_tail(fam, th, J, flint.arb(repr(bmax))) for fam, th in ((fam_h, th_h), (fam_f, th_f))]
             if all(t is not None for t in tails):
@@ -167,6 +166,24 @@ def markov_all_lengths_bound(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_
                     return upper(total), J
         J *= 2
     return None
+
+
+def spectral_radius(fam: Family, th: np.ndarray) -> float:
+    """float64 estimate of the spectral radius of the family's state transition ``Lam`` (0 for an empty
+    state): it only decides whether a geometric tail bound is attempted, the bound itself is in balls."""
+    if not getattr(fam, "k", 0):
+        return 0.0
+    Lf = np.array([[float(v) for v in row] for row in fam.unpack(th)["Lam"]])
+    return float(max(abs(np.linalg.eigvals(Lf)))) if Lf.size else 0.0
+
+
+def power_guard_digits(models: Any, terms: int) -> int:
+    """Extra digits that keep ``terms`` powers of the transitions of ``models`` ((family, parameters)
+    pairs) accurate in balls: rounding errors and the radii of rounded inputs (decimals, inverses) grow
+    like |Lam|^terms in a badly conditioned state basis, i.e. terms x log10 of the largest spectral
+    radius of |Lam| entrywise (at least 1), plus 10."""
+    growth = max([_abs_growth(fam, th) for fam, th in models] + [1.0])
+    return int(terms * np.log10(growth)) + 10
 
 
 def _abs_growth(fam: Family, th: np.ndarray) -> float:

@@ -74,35 +74,37 @@ def box_text(lo: np.ndarray, hi: np.ndarray) -> str:
     return " x ".join(sides)
 
 
-def _token_degree(expr: sp.Basic, names: set[str]) -> int | None:
-    """1 if expr is affine in the token maps ``names`` and involves them, 0 if it does not involve them,
-    None if it is not affine in them or has a node that ball evaluation would round."""
+def affine_degree(expr: sp.Basic, names: set[str]) -> int | None:
+    """1 if expr is affine in the matrix symbols ``names`` (token maps, states) and involves them, 0 if
+    it does not involve them, None if it is not affine in them or has a node that ball evaluation would
+    round."""
     if isinstance(expr, MatrixSymbol):
         return int(expr.name in names)
     if isinstance(expr, (sp.Symbol, Identity, ZeroMatrix, sp.Integer)):
         return 0
     if isinstance(expr, MatMul):
         scalar, mats = expr.as_coeff_matrices()
-        degs = [_token_degree(f, names) for f in mats]
+        degs = [affine_degree(f, names) for f in mats]
         if not sp.sympify(scalar).is_Rational or None in degs or sum(degs) > 1:
             return None
         return sum(degs)
     if isinstance(expr, MatAdd):
-        degs = [_token_degree(a, names) for a in expr.args]
+        degs = [affine_degree(a, names) for a in expr.args]
         return None if None in degs else max(degs)
     if isinstance(expr, Transpose):
-        return _token_degree(expr.arg, names)
+        return affine_degree(expr.arg, names)
     if isinstance(expr, MatPow):  # also Inverse: affine only when the base is free of the token maps
         exponent_ok = isinstance(expr.exp, (sp.Symbol, sp.Integer))
-        return 0 if exponent_ok and _token_degree(expr.base, names) == 0 else None
+        return 0 if exponent_ok and affine_degree(expr.base, names) == 0 else None
     if isinstance(expr, sp.Add) and all(isinstance(a, (sp.Symbol, sp.Integer)) for a in expr.args):
         return 0
     return None
 
 
-def _linear_action(side: sp.Basic, names: tuple[str, str], sizes: tuple[int, int],
-                   env: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(P, Q, c) with ``side = P psi + Q phi + c`` (output entries flattened), read off by evaluating
+def linear_action(side: sp.Basic, names: tuple[str, str], sizes: tuple[int, int],
+                  env: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(P, Q, c) with ``side = P psi + Q phi + c`` (output entries flattened) for a side affine in the
+    column symbols ``names`` = (psi, phi) of ``sizes`` rows (token maps, states), read off by evaluating
     the side at psi = e_i, phi = 0; psi = 0, phi = e_j; and psi = phi = 0, in one batch of balls."""
     kh, kf = sizes
     batch = kh + kf + 1
@@ -243,7 +245,7 @@ def token_relation_bound(lhs: sp.Basic, rhs: sp.Basic, setup: Setup, learned: Fa
     if setup.token_symbols is None:
         return None
     names = (setup.token_symbols[0].name, setup.token_symbols[1].name)
-    if _token_degree(lhs, set(names)) is None or _token_degree(rhs, set(names)) is None:
+    if affine_degree(lhs, set(names)) is None or affine_degree(rhs, set(names)) is None:
         return None
     domain = f"every token x in {box_text(lo, hi)}"
     with arb_precision(dps):
@@ -255,7 +257,7 @@ def token_relation_bound(lhs: sp.Basic, rhs: sp.Basic, setup: Setup, learned: Fa
         sizes = (ph["out_weights"].shape[0], pf["out_weights"].shape[0])
         try:
             benv = _ball_env(setup, learned, ball_h, true, ball_f, env, groups)
-            (Pl, Ql, cl), (Pr, Qr, cr) = (_linear_action(s, names, sizes, benv) for s in (lhs, rhs))
+            (Pl, Ql, cl), (Pr, Qr, cr) = (linear_action(s, names, sizes, benv) for s in (lhs, rhs))
         except (Undefined, ZeroDivisionError, TypeError, ValueError, KeyError):
             return None
         if Pl.shape != Pr.shape:

@@ -9,6 +9,11 @@ where the family allows one, estimated otherwise, see :mod:`proofkit.fiterror`).
 * certified when a ball bound at the fitted learner is at most ZERO_TOL over the whole named domain;
 * confirmed when that holds at the sampled points of a domain the bound does not cover;
 * inconclusive otherwise, and whenever the relation is undefined as printed.
+
+A relation over the states (``over="states"``), linear in them, between families linear in their
+inputs is bounded over every length t >= 1 and every token sequence in the support's box
+(:mod:`proofkit.certify_states`): over the fit's parameter ball where that bound is tight enough, else at
+the fitted learner; otherwise it stays confirmed at its sampled sequences, with the reason.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import sympy as sp
 from . import certify
 from .backend import ARB, MP
 from .certify_features import token_relation_bound
+from .certify_states import StatesOutcome, guard_digits, states_relation_bound
 from .identify import Env, Undefined, evaluate, find_erratum, project, solve_linear
 from .problem import Problem
 from .spec import Relation, Theorem
@@ -144,6 +150,9 @@ class Decision:
     residual: str
     how: str
     erratum: Erratum | None = None
+    #: the continuum domain a certificate covered, where it is wider than the sampled domain (e.g. every
+    #: length t >= 1 for a states relation), in words fit to print after the claim's statement
+    scope: str = ""
 
 
 def decide(theorem: Theorem, claim: Relation, problem: Problem, theta: np.ndarray, env: Env,
@@ -190,16 +199,28 @@ def decide(theorem: Theorem, claim: Relation, problem: Problem, theta: np.ndarra
                 return Decision(Verdict.CERTIFIED, fmt(res),
                                 f"ball bound {fmt(tb.value)} <= {fmt(ZERO_TOL)} on sup |lhs - rhs| over "
                                 f"{tb.domain} at the fitted learner ({tb.how}); sampled max {fmt(res)}")
+        gap = "no bound covers the continuum between them"
+        if dom.over == "states":
+            sb, words = _states_certificate(theorem, claim, problem, theta, env, ball_theta, proven,
+                                            undefined)
+            if sb.bound is not None:
+                covered = f"{sb.bound.domain}, {words}"
+                return Decision(Verdict.CERTIFIED, fmt(res),
+                                f"ball bound {fmt(sb.bound.value)} <= {fmt(ZERO_TOL)} on sup |lhs - rhs| "
+                                f"over {covered} ({sb.bound.how}); sampled max {fmt(res)} {where}"
+                                + (f"; not over the fit's parameter ball: {sb.reason}" if sb.reason else ""),
+                                scope=covered)
+            gap = f"no all-length bound: {sb.reason}"
         ub = certify.relation_upper(claim.lhs, claim.rhs, envs, problem.dps)
         if ub <= ZERO_TOL * max(mp.mpf(1), scale):
             verdict = Verdict.CERTIFIED if dom.continuum else Verdict.CONFIRMED
-            scope = ("" if dom.continuum else
-                     "; confirmed at these samples only: no bound covers the continuum between them")
+            scope = "" if dom.continuum else f"; confirmed at these samples only: {gap}"
             return Decision(verdict, fmt(res),
                             f"ball bound {fmt(ub)} <= {fmt(ZERO_TOL)} (x max(1, |rhs|)) at the fitted "
                             f"learner {where}{scope}")
         return Decision(Verdict.CONFIRMED, fmt(res), f"residual <= {fmt(ZERO_TOL)} {where}, "
-                        f"ball bound {fmt(ub)} too loose to certify")
+                        f"ball bound {fmt(ub)} too loose to certify"
+                        + ("" if dom.continuum else f"; {gap}"))
     return Decision(Verdict.INCONCLUSIVE, fmt(res),
                     f"residual {fmt(res)} {where} is above {fmt(ZERO_TOL)} but not resolvably "
                     f"non-zero against the fit error ({radius_how})")
@@ -211,12 +232,7 @@ def _ball_residual(theorem: Theorem, claim: Relation, problem: Problem, ball_the
     relation cannot be evaluated on balls (e.g. a group element not provably invertible there)."""
     with certify.arb_precision(problem.dps):
         try:
-            benv = params_env(theorem, problem, ball_theta, ARB)
-            for g in theorem.groups:
-                if g.symbol.name in undefined:
-                    continue
-                benv[g.symbol.name] = (evaluate(g.definition, benv) if g.definition is not None
-                                       else ARB.asarray(env[g.symbol.name]))
+            benv = _ball_env(theorem, problem, ball_theta, env, undefined)
             envs = domain_envs(theorem, problem, ball_theta, ARB, benv, dom)
             worst, scale = _residual(claim.lhs, claim.rhs, envs)
         except (Undefined, ZeroDivisionError, ValueError):
@@ -225,3 +241,55 @@ def _ball_residual(theorem: Theorem, claim: Relation, problem: Problem, ball_the
         s_lo = max(mp.mpf(1), certify.lower(scale))
         return certify.lower(worst) / s_hi, certify.upper(worst) / s_lo
 
+
+def _ball_env(theorem: Theorem, problem: Problem, ball_theta: np.ndarray, env: Env,
+              undefined: Mapping[str, str]) -> dict[str, Any]:
+    """The parameter-level symbols in balls over the learned parameters ``ball_theta``: learned and true
+    matrices from the families (true ones from their exact decimals), group elements with a definition
+    re-evaluated there, solved ones at their fitted value (the relation is decided for exactly that
+    value), undefined ones left out. Call inside ``certify.arb_precision``; raises Undefined,
+    ZeroDivisionError or ValueError where a definition cannot be evaluated on the whole ball (e.g. an
+    inverse that is not provably invertible there)."""
+    benv = params_env(theorem, problem, ball_theta, ARB)
+    for g in theorem.groups:
+        if g.symbol.name in undefined:
+            continue
+        benv[g.symbol.name] = (evaluate(g.definition, benv) if g.definition is not None
+                               else ARB.asarray(env[g.symbol.name]))
+    return benv
+
+
+def _states_certificate(theorem: Theorem, claim: Relation, problem: Problem, theta: np.ndarray, env: Env,
+                        ball_theta: np.ndarray, proven: bool, undefined: Mapping[str, str]
+                        ) -> tuple[StatesOutcome, str]:
+    """An all-length bound <= ZERO_TOL of a states relation (:mod:`proofkit.certify_states`) and the
+    words naming the parameters it holds for: first over the fit's parameter ball (which contains an
+    exact zero-risk learner when ``proven``), then, if that ball is too wide, at the fitted learner (the
+    point the other relations are certified at). The outcome's reason names the attempts that failed."""
+    lsym, tsym = theorem.setup.state_symbols
+    lo, hi = problem.support.token_box()
+    ball_words = ("over the fit's parameter ball (which contains an exact zero-risk learner)" if proven
+                  else "over the fit's parameter ball (estimated fit error, not proven)")
+    guard = guard_digits(problem.learned, theta, problem.true, problem.true_theta(MP))
+    reasons: list[str] = []
+    for th, words in ((ball_theta, ball_words), (ARB.asarray(theta), "at the fitted learner")):
+        # the true decimals and the group elements become balls at the guarded precision
+        with certify.arb_precision(problem.dps + guard):
+            theta_f = problem.true_theta(ARB)
+            try:
+                benv = _ball_env(theorem, problem, th, env, undefined)
+            except (Undefined, ZeroDivisionError, ValueError) as exc:
+                reasons.append(f"the relation cannot be evaluated in balls {words} ({exc})")
+                continue
+        out = states_relation_bound(claim.lhs, claim.rhs, (lsym.name, tsym.name), problem.learned, th,
+                                    problem.true, theta_f, benv, lo, hi, problem.dps, guard)
+        if out.bound is not None and out.bound.value <= ZERO_TOL:
+            return StatesOutcome(out.bound, "; ".join(reasons)), words
+        if out.bound is not None:
+            reasons.append(f"{words} the all-length ball bound is {fmt(out.bound.value)}, above "
+                           f"{fmt(ZERO_TOL)}")
+            continue
+        reasons.append(out.reason)
+        if not out.reason.startswith("the relation cannot be evaluated"):
+            break  # not linear, no state readout, no geometric tail: the same at every parameter
+    return StatesOutcome(None, "; ".join(reasons)), ""

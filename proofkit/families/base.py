@@ -3,6 +3,11 @@
 A family maps a flat parameter vector ``theta`` and a batch of sequences ``X`` (shape N x t x n) to the
 pre-activation logits at the last position (N x m), in any backend of :mod:`proofkit.backend`, with an
 analytic Jacobian. Families know nothing about theorems or verdicts.
+
+Optional accessors unlock certificates over a continuum: ``markov`` (families linear in their inputs:
+all-length logit bounds), ``states`` with ``state_readout`` (the same model read out by a given matrix:
+all-length bounds of relations over the states, :mod:`proofkit.certify_states`), ``unit_parts``
+(hidden-unit families: support-wide token bounds, :mod:`proofkit.certify_features`).
 """
 
 from __future__ import annotations

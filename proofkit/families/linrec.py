@@ -79,6 +79,20 @@ class LinearRecurrence(Family):
             P = p["Lam"] @ P
         return out
 
+    def state_readout(self, theta: np.ndarray, P: np.ndarray, ops: Ops = FLOAT64
+                      ) -> tuple[LinearRecurrence, np.ndarray]:
+        """The same recurrence with its readout A replaced by ``P`` (r x k): a family and parameters
+        whose logits are ``P s_t``. The states are linear in the inputs (s_t = sum_j Lam^j B x_{t-j}),
+        so a relation ``P s~_t = Q s_t`` between two recurrences is a comparison of the logits of two
+        such readouts, and every bound on logit gaps (Markov parameters P Lam^j B) applies to it.
+        ``P`` may hold balls or exact numbers; it is used as given."""
+        P = ops.asarray(P)
+        if P.ndim != 2 or P.shape[1] != self.k:
+            raise ValueError(f"state readout: expected a matrix with {self.k} columns, got shape {P.shape}")
+        p = self.unpack(theta)
+        fam = LinearRecurrence(self.n, self.k, P.shape[0])
+        return fam, fam.pack({"A": P, "Lam": p["Lam"], "B": p["B"]}, ops)
+
     def markov_jacobian(self, theta: np.ndarray, count: int, ops: Ops = FLOAT64) -> np.ndarray:
         """d (A Lam^j B) / d theta for j = 0..count-1: shape (count*m*n, n_params), rows j-major and each
         M_j flattened row-major (row j*m*n + r*n + c is M_j[r, c]), columns in theta order.
