@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import registry, report
+from . import record, registry, report
+from .atomic import prepare_folder
 from .errors import InputError
+from .record import RecordWriteError
 from .scan import ENGINE_UNDEFINED
 from .tolerances import MAX_DPS, MIN_DPS
 from .verdict import TheoremResult, Verdict
@@ -159,8 +161,18 @@ def cmd_falsify(args: argparse.Namespace) -> int:
     for aid in args.drop:
         thm.assumption(aid)
     overrides = thm.params.parse_sets(args.set)
-    res = falsify(thm, args.drop, overrides, dps=args.dps, seed=args.seed,
-                  shrink=not args.no_shrink, out_dir=Path(args.out))
+    out_dir = prepare_folder(args.out, "--out", create=True)  # before the search: a bad --out costs nothing
+    try:
+        res = falsify(thm, args.drop, overrides, dps=args.dps, seed=args.seed,
+                      shrink=not args.no_shrink, out_dir=out_dir)
+    except RecordWriteError as exc:  # the search finished: never lose its result silently
+        if exc.saved is None:
+            print(exc.text, end="")
+        raise
+    wanted = record.filename(res.record) if res.record_path and res.record is not None else None
+    if wanted is not None and Path(res.record_path).name != wanted:  # docs/records.md: never replaced
+        print(f"proofkit: note: {Path(res.record_path).with_name(wanted)} holds a different record; "
+              f"kept it and wrote this one as {res.record_path}", file=sys.stderr)
     text = (f"{thm.id} dropped [{', '.join(res.dropped) or 'none'}]: {res.verdict}"
             + (f"\n  counterexample: {res.record_path}" if res.found else "")
             + f"\n  {res.how}\n  search effort: {res.effort}\n  seed {args.seed}, dps {args.dps}, "

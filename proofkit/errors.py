@@ -1,6 +1,49 @@
-"""Errors that reach the user as one line and exit code 2 (bad input)."""
+"""Errors that reach the user as one line and exit code 2 (bad input).
+
+The message quotes at most :data:`MAX_ECHO` characters of the offending value (then an ellipsis and the
+value's full length), so a 10 MB argument or a file of the wrong format is never echoed back beyond that;
+field and expectation are capped likewise and every part is kept on one line. The attributes
+(``field``, ``expected``, ``got``) keep the full values for callers and tests.
+"""
 
 from __future__ import annotations
+
+#: characters of the offending value a message quotes at most (its repr, then "... (N characters)"):
+#: enough for a path or a number, never a file's or a 10 MB argument's content beyond that
+MAX_ECHO = 200
+#: characters of the field name and of the expectation a message shows at most (they may embed input)
+MAX_FIELD = 120
+MAX_EXPECTED = 400
+
+
+def _one_line(text: str) -> str:
+    """Control characters (newlines included) shown escaped, so a message is always one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _cap(text: str, limit: int) -> str:
+    """text, or its first ``limit`` characters then how long it was."""
+    text = _one_line(text)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def echo(got: object) -> str:
+    """The value as a message quotes it: its repr, at most MAX_ECHO characters, on one line. Never raises
+    (a huge integer has no decimal repr within Python's limit; it is described by its size)."""
+    if isinstance(got, int) and not isinstance(got, bool) and got.bit_length() > 1000:
+        return f"an integer of about {int(got.bit_length() * 0.30103)} digits"
+    try:
+        text = _one_line(repr(got))
+    except Exception:  # a repr that fails must not replace the error being reported
+        return f"a {type(got).__name__}"
+    if len(text) <= MAX_ECHO:
+        return text
+    size = len(got) if isinstance(got, (str, bytes, list, tuple, dict)) else len(text)
+    unit = "characters" if isinstance(got, (str, bytes)) else "items" if hasattr(got, "__len__") else \
+        "characters"
+    return f"{text[:MAX_ECHO]}... ({size} {unit})"
 
 
 class InputError(ValueError):
@@ -10,7 +53,7 @@ class InputError(ValueError):
         self.field = field
         self.expected = expected
         self.got = got
-        msg = f"{field}: expected {expected}"
+        msg = f"{_cap(str(field), MAX_FIELD)}: expected {_cap(str(expected), MAX_EXPECTED)}"
         if got is not None:
-            msg += f", got {got!r}"
+            msg += f", got {echo(got)}"
         super().__init__(msg)

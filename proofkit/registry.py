@@ -6,6 +6,13 @@ defines ``THEOREM``. Files named ``test_*``, ``_*`` or ``conftest*`` are skipped
 Theorem files are Python written by their owner (like test files) and are imported by path; nothing
 a user passes on the command line is ever evaluated. User folders add to the built-in set; two files
 defining the same id are bad input, naming both.
+
+No code is imported that the user did not name: the built-in folder is the one of proofkit's own source
+tree (``theorems/`` beside the ``proofkit`` package, next to proofkit's ``pyproject.toml``), never
+``./theorems`` of the working directory, so running proofkit (``replay``, ``list``, ``check``) inside a
+folder that holds a ``theorems/`` folder imports nothing from it. A non-editable install has no built-in
+theorems; its user names them with ``--theorems`` or ``$PROOFKIT_THEOREMS``. An empty theorem set is bad
+input, not an empty table.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import re
 import sys
 import traceback
 from collections.abc import Iterator, Sequence
@@ -31,11 +39,22 @@ _cli_folders: tuple[Path, ...] = ()
 
 
 def builtin_dir() -> Path | None:
-    """``theorems/`` beside the package, else under the working directory, else None."""
-    for candidate in (Path(__file__).resolve().parent.parent / "theorems", Path.cwd() / "theorems"):
-        if candidate.is_dir():
-            return candidate
-    return None
+    """``theorems/`` beside the package in proofkit's own source tree, else None (never a folder found
+    from the working directory)."""
+    return _source_theorems(Path(__file__).resolve().parent.parent)
+
+
+@cache
+def _source_theorems(root: Path) -> Path | None:
+    """root/theorems if root is proofkit's source tree (its pyproject.toml names the project proofkit):
+    in a non-editable install the package's parent is site-packages, whose ``theorems`` (if any) is not
+    proofkit's."""
+    folder, project = root / "theorems", root / "pyproject.toml"
+    try:
+        ours = project.is_file() and re.search(r'(?m)^name\s*=\s*"proofkit"', project.read_text()) is not None
+    except (OSError, UnicodeDecodeError):
+        return None
+    return folder if ours and folder.is_dir() else None
 
 
 def _existing(folder: str | Path, where: str) -> Path:
@@ -75,8 +94,14 @@ def folders(extra: Sequence[str | Path] = ()) -> tuple[Path, ...]:
 def load_all(extra: Sequence[str | Path] = ()) -> dict[str, Theorem]:
     """Every THEOREM in every folder (see :func:`folders`), keyed and sorted by id. Cached on the
     folder set and on each file's path, size and modification time, so a folder or file added,
-    removed or edited is seen at once and an unchanged one is imported once."""
-    return dict(_load(tuple(_files(root) for root in folders(extra))))
+    removed or edited is seen at once and an unchanged one is imported once. No theorem at all is bad
+    input (a folder named by mistake must not pass as an empty, all-clear table)."""
+    roots = folders(extra)
+    found = dict(_load(tuple(_files(root) for root in roots)))
+    if not found:
+        raise InputError("theorems folder", "at least one theorem file defining THEOREM",
+                         "none in " + ", ".join(str(r) for r in roots))
+    return found
 
 
 #: one theorem file as the cache sees it: (path, size, modification time in ns)

@@ -81,10 +81,15 @@ def _expect(field: str, recomputed: Any, stored: Any) -> None:
 
 def _variant(thm: Theorem, rec: Mapping[str, Any]) -> dict[str, Any]:
     """The record's resolved params, after checking params, overrides and dropped against them."""
-    try:
-        params = thm.params.resolve(rec["params"])
-    except InputError as exc:
-        raise InputError("params", exc.expected, exc.got) from None
+    names = thm.params.names()
+    for key, value in rec["params"].items():  # each stored parameter checked by name (the field says which)
+        if key not in names:
+            raise InputError(f"params.{key}", f"a parameter of {thm.id}: {', '.join(names)}")
+        try:
+            thm.params.get(key).validate(value)
+        except InputError as exc:
+            raise InputError(f"params.{key}", exc.expected, exc.got) from None
+    params = thm.params.resolve(rec["params"])
     _expect("params", params, rec["params"])
     defaults = thm.params.defaults()
     _expect("overrides", {k: v for k, v in params.items() if v != defaults[k]}, rec["overrides"])

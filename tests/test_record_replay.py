@@ -291,7 +291,7 @@ def test_rehashed_inconsistent_fields_raise(tmp_path, rec):
         "learned_params": lambda r: r.update(learned_params=r["learned_params"][:-1]),
         "true_params": lambda r: r["true_params"].__setitem__(0, "1.25"),
         "theorem": lambda r: r.update(theorem="AM24.NOPE"),
-        "params": lambda r: r["params"].update(T="abc"),
+        "params.T": lambda r: r["params"].update(T="abc"),  # the field names the parameter
         "witness": lambda r: r.update(witness=[["1.0", "1.0", "1.0"]]),
     }
     for want, mutate in cases.items():

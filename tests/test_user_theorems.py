@@ -130,7 +130,7 @@ def test_documented_falsify_and_replay(capsys, tmp_path):
     obj = json.loads(out)
     assert obj["found"] is True and obj["certified"] is True
     path = Path(obj["record"])
-    assert path == out_dir / "MY.T1_drop-Tge2_T=1_seed0.json"
+    assert path == out_dir / "MY.T1_drop-Tge2_T=1_dps60_seed0.json"
     code, out, err = run(capsys, "--theorems", str(EXAMPLES), "replay", str(path))
     assert code == 0 and err == "" and "reproduces (certified)" in out
     code, _, err = run(capsys, "replay", str(path))  # without the folder the theorem is unknown

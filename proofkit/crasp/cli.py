@@ -121,8 +121,10 @@ def _compile(program: Any, args: argparse.Namespace) -> tuple[int, Any, str]:
     n = _len(args.check_len, "--check-len", 16)
     network = compile_program(program)
     mismatch = check_against(network, reference(program), n, args.precision)
-    if args.out:
-        Path(args.out).write_text(network.to_json())
+    if args.out:  # atomic (temp file, fsync, rename); a folder, device or unwritable path is exit 2
+        from ..atomic import write_file
+
+        write_file(args.out, network.to_json(), "--out")
     obj = {"program": args.program, "check_len": n, "precision": args.precision,
            "agrees": mismatch is None, "mismatch": None if mismatch is None else str(mismatch),
            "weights": args.out}

@@ -7,12 +7,12 @@ A program that disagrees with its ground truth is a finding, reported with the s
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import safejson
 from ..errors import InputError
 from . import analysis
 from .ir import Program
@@ -75,11 +75,10 @@ def _entries(folder: Path, items: Any, field: str) -> list[Entry]:
 def load_index(folder: str | Path) -> tuple[list[Entry], list[Entry]]:
     """(programs, controls) of a library folder."""
     folder = Path(folder)
-    try:
-        data = json.loads((folder / "index.json").read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise InputError("index.json", "a readable JSON index",
-                         f"{folder}: {exc.__class__.__name__}") from None
+    data = safejson.load(folder / "index.json", "index.json")
+    if not isinstance(data, dict):
+        raise InputError("index.json", "a JSON object {\"programs\": [...], \"controls\": [...]}",
+                         type(data).__name__)
     return _entries(folder, data.get("programs"), "programs"), _entries(folder, data.get("controls", []),
                                                                         "controls")
 

@@ -206,26 +206,18 @@ class Network:
         return json.dumps(obj, indent=1, sort_keys=True)
 
     @staticmethod
-    def from_json(text: str) -> Network:
-        """Inverse of to_json."""
-        obj = json.loads(text)
-        if obj.get("format") != "proofkit-limit-transformer-1":
-            raise ValueError("not a proofkit Limit Transformer JSON document")
-        layers = [Layer([Head.from_obj(h) for h in lay["heads"]],
-                        MLP.from_obj(lay["mlp"]) if lay["mlp"] else None) for lay in obj["layers"]]
-        return Network(tuple(obj["alphabet"]), list(obj["dims"]), [_vec_from(v) for v in obj["E"]],
-                       [_vec_from(v) for v in obj["pos"]], layers, Mat.from_obj(obj["U"]),
-                       obj["base"], int(obj["offset"]), dict(obj["meta"]))
+    def from_json(text: str | bytes) -> Network:
+        """Inverse of to_json, for any input: the bounded loader (``proofkit.safejson``) parses it and
+        :mod:`proofkit.crasp.weights` checks every field (shapes against the stream width, indices in range,
+        weights exact rationals of capped size); every failure is an InputError naming the field."""
+        from .weights import network_from_json
+
+        return network_from_json(text)
 
 
 def _vec_obj(v: dict[int, Fraction]) -> dict[str, str]:
     """Sparse vector -> {'dim': 'p/q'}."""
     return {str(i): _qstr(x) for i, x in sorted(v.items()) if x}
-
-
-def _vec_from(obj: dict[str, str]) -> dict[int, Fraction]:
-    """Inverse of _vec_obj."""
-    return {int(i): Fraction(x) for i, x in obj.items()}
 
 
 def to_json(net: Network) -> str:

@@ -17,10 +17,12 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from proofkit import safejson
 from proofkit.errors import InputError
 
 PrefixFn = Callable[[np.ndarray], np.ndarray]
@@ -244,20 +246,22 @@ class DFA(GroundTruth):
 
 
 def _parse_json_object(text_or_dict: str | Mapping[str, Any]) -> Mapping[str, Any]:
-    """JSON text (bounded size) or a mapping -> a mapping; InputError field "dfa" otherwise."""
+    """JSON text or a mapping -> a mapping; InputError field "dfa" otherwise. Text goes through the
+    bounded loader (size, depth, duplicate keys, number caps: ``proofkit.safejson``)."""
     if isinstance(text_or_dict, Mapping):
         return text_or_dict
     if not isinstance(text_or_dict, str):
         raise InputError("dfa", "JSON text or a dict", type(text_or_dict).__name__)
-    if len(text_or_dict) > MAX_JSON_CHARS:
-        raise InputError("dfa", f"JSON text of at most {MAX_JSON_CHARS} characters", len(text_or_dict))
-    try:
-        data = json.loads(text_or_dict)
-    except json.JSONDecodeError as exc:
-        raise InputError("dfa", "valid JSON", str(exc)) from None
+    data = safejson.loads(text_or_dict, "dfa", max_bytes=MAX_JSON_CHARS)
     if not isinstance(data, dict):
         raise InputError("dfa", "a JSON object", type(data).__name__)
     return data
+
+
+def load_dfa(path: str | Path, **meta: Any) -> DFA:
+    """A DFA JSON file (a regular file of at most MAX_JSON_CHARS bytes, read without blocking) parsed
+    and validated by :meth:`DFA.from_json`; every failure an InputError naming the field."""
+    return DFA.from_json(safejson.read_text(path, "dfa", MAX_JSON_CHARS), **meta)
 
 
 def _json_list(value: Any, field_name: str) -> list[Any]:
