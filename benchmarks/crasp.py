@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from proofkit.atomic import write_file
 from proofkit.crasp import all_strings, load
 from proofkit.crasp.comm import rows
 from proofkit.crasp.interp import evaluate
@@ -54,7 +55,7 @@ def main() -> None:
         dt = time.perf_counter() - t0
         out[f"rows_{name}"] = {"rows": count, "seconds": dt}
         print(f"{name:16s} one-way rows at 2N = {2 * N}: {count} in {dt:.1f} s")
-    Path(__file__).with_name("crasp_results.json").write_text(json.dumps(out, indent=1))
+    write_file(Path(__file__).with_name("crasp_results.json"), json.dumps(out, indent=1), "results")
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ import mpmath as mp
 import numpy as np
 
 from proofkit import registry
+from proofkit.atomic import write_file
 from proofkit.backend import ARB, FLOAT64, MP, mp_abs_max
 from proofkit.certify import to_arb, upper
 from proofkit.check import check
@@ -527,7 +528,7 @@ def main(argv: list[str] | None = None) -> int:
     payload = {"mode": "quick" if args.quick else "full", "repeats": repeats,
                "adamw_budget_s": budget, "total_s": total, "machine": info,
                "results": rep.data}
-    args.out.write_text(json.dumps(payload, indent=2) + "\n")
+    write_file(args.out, json.dumps(payload, indent=2) + "\n", "--out")  # atomic: never a half file
     print(f"wrote {args.out}")
     return 0
 

@@ -138,7 +138,12 @@ def check_number(value: Any, field: str) -> str:
 
 def load(path: str | Path) -> dict[str, Any]:
     """Read and validate a record; every problem is reported with the field it concerns."""
-    data = safejson.load(path, "record", max_bytes=MAX_RECORD_BYTES)
+    return loads(safejson.read_bytes(path, "record", MAX_RECORD_BYTES))
+
+
+def loads(text: str | bytes) -> dict[str, Any]:
+    """Parse and validate a record's content (what :func:`load` reads from its file)."""
+    data = safejson.loads(text, "record", max_bytes=MAX_RECORD_BYTES)
     if not isinstance(data, dict):
         raise InputError("record", "a JSON object", type(data).__name__)
     if data.get("format") != FORMAT:
@@ -153,7 +158,8 @@ def load(path: str | Path) -> dict[str, Any]:
             raise InputError(name, f"type {typ.__name__}", type(data[name]).__name__)
     for name in data:
         if name not in fields:
-            raise InputError(name, f"only the fields of a {data['kind']} record: {', '.join(sorted(fields))}")
+            raise InputError(safejson.key_name(name),
+                             f"only the fields of a {data['kind']} record: {', '.join(sorted(fields))}")
     _check_common(data)
     if data["kind"] == "model":
         _check_model(data)
@@ -171,7 +177,8 @@ def _check_common(data: dict[str, Any]) -> None:
     for name in ("params", "overrides"):
         for key, value in data[name].items():
             if not isinstance(value, (str, int, float, bool)):
-                raise InputError(f"{name}.{key}", "a JSON string, number or true/false", type(value).__name__)
+                raise InputError(f"{name}.{safejson.key_name(key)}", "a JSON string, number or true/false",
+                                 type(value).__name__)
     for i, aid in enumerate(data["dropped"]):
         if not isinstance(aid, str):
             raise InputError(f"dropped[{i}]", "an assumption id (a string)", type(aid).__name__)

@@ -18,7 +18,7 @@ from typing import Any
 import mpmath as mp
 import numpy as np
 
-from . import record, registry
+from . import record, registry, safejson
 from .backend import MP, mp_abs_max
 from .errors import InputError
 from .falsify import certify_model, max_gap
@@ -83,12 +83,13 @@ def _variant(thm: Theorem, rec: Mapping[str, Any]) -> dict[str, Any]:
     """The record's resolved params, after checking params, overrides and dropped against them."""
     names = thm.params.names()
     for key, value in rec["params"].items():  # each stored parameter checked by name (the field says which)
+        where = f"params.{safejson.key_name(key)}"
         if key not in names:
-            raise InputError(f"params.{key}", f"a parameter of {thm.id}: {', '.join(names)}")
+            raise InputError(where, f"a parameter of {thm.id}: {', '.join(names)}")
         try:
             thm.params.get(key).validate(value)
         except InputError as exc:
-            raise InputError(f"params.{key}", exc.expected, exc.got) from None
+            raise InputError(where, exc.expected, exc.got) from None
     params = thm.params.resolve(rec["params"])
     _expect("params", params, rec["params"])
     defaults = thm.params.defaults()

@@ -152,7 +152,7 @@ def loads(data: str | bytes, field: str, *, max_bytes: int = MAX_BYTES, max_dept
         raise InputError(field, f"valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:  # backstop; the depth scan above bounds nesting first
         raise InputError(field, f"JSON nested at most {max_depth} levels") from None
-    _check_strings(obj)
+    _check_strings(obj, field)
     return obj
 
 
@@ -168,12 +168,22 @@ def nesting_depth(text: str) -> int:
     return int(np.cumsum(marks, dtype=np.int64).max()) if len(marks) else 0
 
 
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_.\-]{1,80}", re.ASCII)
+
+
+def key_name(key: object) -> str:
+    """A JSON key as a field name in an error: as is when plain (``theorem``), else quoted (``''``,
+    ``'a b'``), so a field is never empty or confusing."""
+    return key if isinstance(key, str) and _PLAIN_KEY.fullmatch(key) else repr(key)
+
+
 def _unique_keys(field: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
     def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in pairs:
             if key in out:
-                raise InputError(key, f"each key once per JSON object (duplicate key in the {field})")
+                raise InputError(key_name(key),
+                                 f"each key once per JSON object (duplicate key in the {field})")
             out[key] = value
         return out
     return hook
@@ -207,7 +217,7 @@ def _constant(field: str) -> Callable[[str], Any]:
     return hook
 
 
-def _check_strings(obj: Any) -> None:
+def _check_strings(obj: Any, field: str) -> None:
     """Every string (keys included) encodes as UTF-8: no unpaired surrogate escapes such as "\\ud800",
     which would fail later in whatever writes or hashes them. Iterative (depth is already bounded)."""
     stack: list[tuple[Any, str]] = [(obj, "")]
@@ -215,12 +225,12 @@ def _check_strings(obj: Any) -> None:
         node, path = stack.pop()
         if isinstance(node, str):
             if _SURROGATE.search(node):
-                raise InputError(path or "JSON", "text without unpaired surrogate escapes (\\ud800-\\udfff)")
+                raise InputError(path or field, "text without unpaired surrogate escapes (\\ud800-\\udfff)")
         elif isinstance(node, dict):
             for key, value in node.items():
-                sub = f"{path}.{key}" if path else key
+                sub = f"{path}.{key_name(key)}" if path else key_name(key)
                 if _SURROGATE.search(key):
-                    raise InputError(path or "JSON", "keys without unpaired surrogate escapes")
+                    raise InputError(path or field, "keys without unpaired surrogate escapes")
                 stack.append((value, sub))
         elif isinstance(node, list):
             stack.extend((value, f"{path}[{i}]") for i, value in enumerate(node))

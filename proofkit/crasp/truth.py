@@ -224,7 +224,7 @@ class DFA(GroundTruth):
         data = _parse_json_object(text_or_dict)
         for key in data:
             if key not in DFA_KEYS:
-                raise InputError(str(key), f"only the keys {list(DFA_KEYS)}", key)
+                raise InputError(safejson.key_name(key), f"only the keys {list(DFA_KEYS)}", key)
         for key in DFA_KEYS:
             if key not in data:
                 raise InputError(key, "a required key of the DFA object", None)

@@ -100,7 +100,7 @@ def _network_from_obj(obj: Any) -> Network:
         raise InputError("format", repr(_NETWORK_FORMAT), obj.get("format"))
     for key in obj:
         if key not in _NETWORK_KEYS:
-            raise InputError(key, "only the keys " + ", ".join(_NETWORK_KEYS))
+            raise InputError(safejson.key_name(key), "only the keys " + ", ".join(_NETWORK_KEYS))
     alphabet = _strings(_field(obj, "alphabet", "", list), "alphabet")
     if not alphabet or len(set(alphabet)) != len(alphabet):
         raise InputError("alphabet", "distinct symbols (at least one)", alphabet)
@@ -117,7 +117,7 @@ def _network_from_obj(obj: Any) -> Network:
     meta = _field(obj, "meta", "", dict)
     for key, value in meta.items():
         if not isinstance(value, str):
-            raise InputError(f"meta.{key}", "a string", type(value).__name__)
+            raise InputError(f"meta.{safejson.key_name(key)}", "a string", type(value).__name__)
     U = _mat_from(_field(obj, "U", "", dict), "U", None, d)
     if U.rows < 1:
         raise InputError("U.shape[0]", "at least 1 row (the last is the acceptance logit)", U.rows)
