@@ -29,8 +29,8 @@ A, L, B = MatrixSymbol("A", n, n), MatrixSymbol("L", n, n), MatrixSymbol("B", n,
 C = MatrixSymbol("C", n, n)
 ht, h = MatrixSymbol("ht", n, 1), MatrixSymbol("h", n, 1)
 
-# INST-SSM-1 (catalog section 7.3); NONPOSITIVE: the true model of catalog CE-T4-relu (A = -I, B = I,
-# Lam = I/2), whose logits are <= 0 on [0,1]^n, where a ReLU readout is not injective
+# the default 2x2 true model (parameter value "INST-SSM-1"); "nonpositive": A = -I, B = I, Lam = I/2, whose
+# logits are <= 0 on [0,1]^n, where a ReLU readout is not injective
 INST = {"A": [[1.5, -0.7], [0.4, 1.2]], "Lam": [[0.6, -0.3], [0.2, 0.5]], "B": [[1.0, 0.5], [-0.3, 0.8]]}
 
 
@@ -88,6 +88,70 @@ def solve_first_two():
     return [Bh - Cg * Bg, Lh - Cg * Lg * Cg.inv()]
 
 
+# ----------------------------------------------------------------------------- tightness of T* = k~ - n + 2
+# Derived here, not in the paper (paper_refs.md): with A, B invertible an over-parametrized learner (state
+# dimension k~ > n) is identified by the Markov parameters j <= k~ - n + 1 (T >= k~ - n + 2, a hand
+# derivation). The two constructions below show that no fewer suffice for k~ = n + 1 and k~ = n + 2: learners
+# with D_j = A Lam^j B - A~ Lam~^j B~ = 0 for j <= k~ - n but D_{k~ - n + 1} != 0, written at n = 2 with
+# generic symbolic 2x2 A, Lam, B and symbolic vectors v, w.
+def _column(name):
+    return sp.Matrix(sp.symbols(f"{name}0 {name}1"))
+
+
+def _row(name):
+    return sp.Matrix([sp.symbols(f"{name}0 {name}1")])
+
+
+def markov_gaps(true, learned, count):
+    """D_j = A Lam^j B - A~ Lam~^j B~ for j < count; ``true``, ``learned``: explicit (A, Lam, B)."""
+    (Ag, Lg, Bg), (Ah, Lh, Bh) = true, learned
+    gaps, right, right_h = [], Bg, Bh
+    for _ in range(count):
+        gaps.append(Ag * right - Ah * right_h)
+        right, right_h = Lg * right, Lh * right_h
+    return gaps
+
+
+def one_extra_mode(e0_sign=-1):
+    """k~ = n + 1: Lam~ = [[Lam + E0, v], [0, 0]], B~ = [B; w], A~ = [A, 0], E0 = e0_sign v w B^-1
+    (e0_sign = -1 is the construction). Returns ((A, Lam, B), (A~, Lam~, B~), v, w)."""
+    Ag, Lg, Bg = _sym("a"), _sym("l"), _sym("b")
+    v, w = _column("v"), _row("w")
+    E0 = e0_sign * v * w * Bg.inv()
+    Lh = sp.Matrix(sp.BlockMatrix([[Lg + E0, v], [sp.zeros(1, 2), sp.zeros(1, 1)]]))
+    return (Ag, Lg, Bg), (sp.Matrix.hstack(Ag, sp.zeros(2, 1)), Lh, sp.Matrix.vstack(Bg, w)), v, w
+
+
+def two_extra_modes(w2=None):
+    """k~ = n + 2 (nilpotent chain): Lam~ = [[Lam + E, v, 0], [0, 0, 1], [0, 0, 0]] (v a column, the
+    lower-right 2x2 block the shift N), B~ = [B; w1; w2], A~ = [A, 0, 0], E = -v w1 B^-1 and
+    w2 = w1 B^-1 Lam B unless given. Returns ((A, Lam, B), (A~, Lam~, B~), v, w1)."""
+    Ag, Lg, Bg = _sym("a"), _sym("l"), _sym("b")
+    v, w1 = _column("v"), _row("w")
+    w2 = w1 * Bg.inv() * Lg * Bg if w2 is None else w2
+    z = sp.zeros
+    Lh = sp.Matrix(sp.BlockMatrix([[Lg - v * w1 * Bg.inv(), v, z(2, 1)],
+                                   [z(1, 2), z(1, 1), sp.ones(1, 1)],
+                                   [z(1, 2), z(1, 1), z(1, 1)]]))
+    return (Ag, Lg, Bg), (sp.Matrix.hstack(Ag, z(2, 2)), Lh, sp.Matrix.vstack(Bg, w1, w2)), v, w1
+
+
+def tightness_one_extra_mode():
+    """D0 = D1 = 0 and D2 = A v w B^-1 Lam B for the k~ = n + 1 construction."""
+    true, learned, v, w = one_extra_mode()
+    Ag, Lg, Bg = true
+    D = markov_gaps(true, learned, 3)
+    return [D[0], D[1], D[2] - Ag * v * w * Bg.inv() * Lg * Bg]
+
+
+def tightness_two_extra_modes():
+    """D0 = D1 = D2 = 0 and D3 = A v w1 B^-1 Lam^2 B for the k~ = n + 2 construction."""
+    true, learned, v, w1 = two_extra_modes()
+    Ag, Lg, Bg = true
+    D = markov_gaps(true, learned, 4)
+    return [D[0], D[1], D[2], D[3] - Ag * v * w1 * Bg.inv() * Lg**2 * Bg]
+
+
 THEOREM = Theorem(
     id="AM24.T4",
     title="Linear recurrence (SSM) with injective readout generalizes; h~_t = C h_t",
@@ -102,17 +166,19 @@ THEOREM = Theorem(
         Param("true_A", str, "invertible", "true readout", choices=("invertible", "singular")),
         Param("true_Lam", str, "invertible", "true transition", choices=("invertible", "singular")),
         Param("true_B", str, "invertible", "true input map", choices=("invertible", "singular")),
-        Param("true_instance", str, "INST-SSM-1", "true model: catalog INST-SSM-1 (seeded for n != 2) "
+        Param("true_instance", str, "INST-SSM-1", "true model: INST-SSM-1 = (A, Lam, B) = ([[1.5, -0.7], "
+              "[0.4, 1.2]], [[0.6, -0.3], [0.2, 0.5]], [[1.0, 0.5], [-0.3, 0.8]]) (seeded for n != 2) "
               "or nonpositive (A = -I, B = I, Lam = I/2)", choices=("INST-SSM-1", "nonpositive")),
-        Param("support", str, "iid", "training support (catalog 12.1)", choices=SUPPORTS),
+        Param("support", str, "iid", "training support: iid U[0,1]^n tokens, cut cube (sum <= cut_frac*n*T) "
+              "or subspace (tokens (s, 0, ..., 0))", choices=SUPPORTS),
         Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
     )),
     assumptions=(
         Assumption("A5.injective", "the readout activation is injective (sigmoid)",
                    lambda p: p["activation"] != "relu",
                    {"activation": "relu", "true_instance": "nonpositive"},
-                   note="on INST-SSM-1 the logits are positive on the support, so ReLU is injective "
-                        "where the data reach; the drop uses a true model with non-positive logits"),
+                   note="on the default true model the logits are positive on the support, so ReLU is "
+                        "injective where the data reach; the drop uses a true model with logits <= 0"),
         Assumption("A5.square", "learned state dimension equals n (k~ = k = m = n)",
                    lambda p: p["learned_dim"] == p["n"], {"learned_dim": 3}),
         Assumption("A5.A-invertible", "the true readout A is invertible",
@@ -163,6 +229,23 @@ THEOREM = Theorem(
         SymbolicStep("S3-printed: B~ = B C satisfies A B = A~ B~", "identification",
                      "proof of Thm 4, after (44)", "A~ (B C) - A B = 0 with C = A~^-1 A",
                      printed_input_relation),
+        SymbolicStep("T* tight at k~ = n + 1", "proof-step",
+                     "tightness of T* = k~ - n + 2 (derived here, not in the paper)",
+                     "k~ = n + 1: Lam~ = [[Lam + E0, v], [0, 0]], B~ = [B; w], A~ = [A, 0], "
+                     "E0 = -v w B^-1 give D_j = A Lam^j B - A~ Lam~^j B~ = 0 for j = 0, 1 and "
+                     "D_2 = A v w B^-1 Lam B (generic 2x2 A, Lam, B, symbolic v, w); "
+                     "D_2 = (A v)(w B^-1 Lam B) is non-zero for invertible A, Lam, B and non-zero v, w, "
+                     "so training on lengths <= 2 "
+                     "does not identify a learner of dimension n + 1 (T* = 3)",
+                     tightness_one_extra_mode),
+        SymbolicStep("T* tight at k~ = n + 2", "proof-step",
+                     "tightness of T* = k~ - n + 2 (derived here, not in the paper)",
+                     "k~ = n + 2 (nilpotent chain): Lam~ = [[Lam + E, v, 0], [0, 0, 1], [0, 0, 0]], "
+                     "B~ = [B; w1; w2], A~ = [A, 0, 0], E = -v w1 B^-1, w2 = w1 B^-1 Lam B give D_j = 0 "
+                     "for j = 0, 1, 2 and D_3 = A v w1 B^-1 Lam^2 B (generic 2x2 A, Lam, B, symbolic v, w1); "
+                     "D_3 = (A v)(w1 B^-1 Lam^2 B) is non-zero for invertible A, Lam, B and non-zero v, w1, "
+                     "so training on lengths <= 3 does not identify a learner of dimension n + 2 (T* = 4)",
+                     tightness_two_extra_modes),
     ),
     expect={
         "length generalization": Verdict.CERTIFIED,
@@ -178,5 +261,7 @@ THEOREM = Theorem(
         "S4 Markov parameters under the relations": Verdict.CERTIFIED,
         "S5 induction h~_t = C h_t": Verdict.CERTIFIED,
         "S3-printed: B~ = B C satisfies A B = A~ B~": Verdict.REFUTED,
+        "T* tight at k~ = n + 1": Verdict.CERTIFIED,
+        "T* tight at k~ = n + 2": Verdict.CERTIFIED,
     },
 )
