@@ -235,7 +235,7 @@ def _check_numeric(theorem: Theorem, params: dict[str, Any], numeric: list[Claim
                                      undefined)
                 note = _tautology(theorem, claim)
                 how = d.how if not note else f"{note}; not evidence. {d.how}"
-                add(claim, d.verdict, d.residual, how, note="by definition" if note else "")
+                add(claim, d.verdict, d.residual, how, d.scope, note="by definition" if note else "")
                 if d.erratum is not None:
                     errata.append(d.erratum)
         timings["identify"] = time.perf_counter() - t0
