@@ -15,7 +15,7 @@ from . import analysis, comm
 from .interp import evaluate
 from .parser import load
 from .truth import DFA, LIBRARY, GroundTruth, Regex, exhaustive_check
-from .vector import accepts_prefixes
+from .vector import accepts_prefixes, max_length
 
 
 def add_commands(sub: Any, parser_class: type) -> None:
@@ -100,18 +100,33 @@ def run(args: argparse.Namespace) -> tuple[int, Any, str]:
                 f"{'accepts' if bad.truth_value else 'rejects'}")
         return (0 if bad is None else 1), obj, text
     if args.crasp_cmd == "rows":
-        top = _len(args.N, "--N", 12)
-        k = len(program.alphabet)
-        if k ** (2 * top) > 2 ** 24:
-            raise InputError("--N", f"at most alphabet_size^(2N) <= 2^24 strings (alphabet size {k})", top)
-        table = [{"N": N, "rows": comm.rows(lambda X: accepts_prefixes(program, X), k, N),
-                  "bound": comm.program_bound_for_ops(program.ops, N)} for N in range(1, top + 1)]
-        ok = all(r["rows"] <= r["bound"] for r in table)
-        obj = {"program": args.program, "rows": table, "within_bound": ok, "trend": comm.trend(table)}
-        text = "\n".join(f"N={r['N']}: rows {r['rows']} (program bound {r['bound']})" for r in table)
-        text += f"\ntrend: {obj['trend']}; {'within' if ok else 'EXCEEDS'} the program-level bound"
-        return (0 if ok else 1), obj, text
+        return _rows(program, args)
     return _compile(program, args)
+
+
+def _rows(program: Any, args: argparse.Namespace) -> tuple[int, Any, str]:
+    """``crasp rows``: rows(N) and the program-level bound for N = 1..--N; the growth label needs
+    comm.TREND_MIN_POINTS values of N, so below that it is reported as not computed (null in JSON)."""
+    top = args.N
+    if not 1 <= top <= 12:
+        raise InputError("--N", "an integer in [1, 12]", top)
+    k = len(program.alphabet)
+    if k ** (2 * top) > 2 ** 24:
+        raise InputError("--N", f"at most alphabet_size^(2N) <= 2^24 strings (alphabet size {k})", top)
+    longest = max_length(program)  # split N runs strings of length 2N; huge constants limit the length
+    if longest is not None and 2 * top > longest:
+        allowed = f"an integer in [1, {longest // 2}]" if longest >= 2 else "no value"
+        raise InputError("--N", f"{allowed} for this program (its constants let a count exceed int64 on "
+                         f"strings longer than {max(longest, 0)}; crasp eval has no such limit)", top)
+    table = [{"N": N, "rows": comm.rows(lambda X: accepts_prefixes(program, X), k, N),
+              "bound": comm.program_bound_for_ops(program.ops, N)} for N in range(1, top + 1)]
+    ok = all(r["rows"] <= r["bound"] for r in table)
+    trend = comm.trend(table) if len(table) >= comm.TREND_MIN_POINTS else None
+    obj = {"program": args.program, "rows": table, "within_bound": ok, "trend": trend}
+    text = "\n".join(f"N={r['N']}: rows {r['rows']} (program bound {r['bound']})" for r in table)
+    trend_text = trend or f"not computed (needs --N >= {comm.TREND_MIN_POINTS})"
+    text += f"\ntrend: {trend_text}; {'within' if ok else 'EXCEEDS'} the program-level bound"
+    return (0 if ok else 1), obj, text
 
 
 def _compile(program: Any, args: argparse.Namespace) -> tuple[int, Any, str]:

@@ -34,6 +34,7 @@ from proofkit.errors import InputError
 
 MODES = ("prefix-vector", "final")
 MAX_STRINGS = 1 << 31
+TREND_MIN_POINTS = 3  # rows(N) entries a growth label needs (two fits of two parameters each)
 VERDICTS = {"constant": "inconclusive-constant", "polynomial": "consistent-with-T12",
             "exponential": "exponential-trend"}
 
@@ -159,8 +160,8 @@ def trend_fit(table: Sequence[dict[str, Any]]) -> TrendFit:
     finite table cannot refute C log N for an unknown C (catalog T12 check D caveat).
     """
     pts = sorted((int(e["N"]), int(e["rows"])) for e in table)
-    if len(pts) < 3 or pts[0][0] < 1 or min(r for _, r in pts) < 1:
-        raise InputError("table", "at least 3 entries with N >= 1 and rows >= 1", pts)
+    if len(pts) < TREND_MIN_POINTS or pts[0][0] < 1 or min(r for _, r in pts) < 1:
+        raise InputError("table", f"at least {TREND_MIN_POINTS} entries with N >= 1 and rows >= 1", pts)
     N = np.array([p[0] for p in pts], dtype=float)
     r = np.array([p[1] for p in pts], dtype=float)
     y = np.log2(r)

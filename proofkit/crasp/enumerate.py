@@ -59,11 +59,11 @@ import numpy as np
 from ..errors import InputError
 from .ir import Program
 from .parser import parse
+from .samples import MAX_NODES, BehaviourStore, PrefixSample, Sample
 from .truth import GroundTruth, exhaustive_check
 from .vector import accepts_prefixes
 
 CELLS = 1 << 23  # candidate cells (behaviours x nodes) evaluated per batch
-MAX_NODES = 1 << 16
 
 # kind codes (Boolean sort)
 SYM, TRUE, PER, NOT, AND, LE = range(6)
@@ -113,220 +113,6 @@ class Fragment:
         return f"[{','.join(tags)}] ({', '.join(bounds + [consts])})"
 
 
-class Sample:
-    """Every string of length <= n over k letters as the nodes of the prefix trie, level by level."""
-
-    def __init__(self, k: int, n: int) -> None:
-        self.k, self.n = k, n
-        self.start = [sum(k**j for j in range(L)) for L in range(n + 2)]
-        self.N = self.start[-1]
-        if self.N > MAX_NODES:
-            raise InputError("n", f"at most {MAX_NODES} sample strings (k^0 + ... + k^n)", self.N)
-        self.depth = np.concatenate([np.full(k**L, L, dtype=np.int64) for L in range(n + 1)])
-        offs = np.concatenate([np.arange(k**L, dtype=np.int64) for L in range(n + 1)])
-        self.last = np.where(self.depth > 0, offs % k, -1)
-        self.anc: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        for d in range(0, n + 1):  # ancestor at distance d, valid when it is a real position (depth >= 1)
-            valid = self.depth - d >= 1
-            idx = np.zeros(self.N, dtype=np.int64)
-            L = self.depth[valid] - d
-            idx[valid] = np.array(self.start)[L] + offs[valid] // k**d
-            self.anc[d] = (idx, valid)
-
-    def strings(self) -> int:
-        """Number of sample strings."""
-        return self.N
-
-    def from_prefixes(self, acc: np.ndarray) -> np.ndarray:
-        """Per-node values from a (k^n, n + 1) per-prefix array over all strings of length n."""
-        out = np.empty(self.N, dtype=acc.dtype)
-        for L in range(self.n + 1):
-            rows = np.arange(self.k**L, dtype=np.int64) * self.k ** (self.n - L)
-            out[self.start[L]: self.start[L + 1]] = acc[rows, L]
-        return out
-
-    def tree_cumsum(self, B: np.ndarray, dtype: Any) -> np.ndarray:
-        """#B at every node of every row: the sum of B over the node's real ancestors (and itself)."""
-        out = np.zeros(B.shape, dtype=dtype)
-        for L in range(1, self.n + 1):
-            a, b, c = self.start[L - 1], self.start[L], self.start[L + 1]
-            out[:, b:c] = np.repeat(out[:, a:b], self.k, axis=1) + B[:, b:c]
-        return out
-
-
-class PrefixSample:
-    """An arbitrary prefix-closed set of words over k letters as the nodes of its trie, level by level.
-
-    Same interface as :class:`Sample` (``N``, ``depth``, ``last``, ``anc``, ``tree_cumsum``), with explicit
-    parent pointers; within a level the nodes are in lexicographic order, so the complete set of strings of
-    length <= n gives the nodes of ``Sample(k, n)`` in the same order."""
-
-    def __init__(self, k: int, words: Any) -> None:
-        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-            raise InputError("k", "an alphabet size >= 1", k)
-        try:
-            ws = {tuple(int(a) for a in w) for w in words}
-        except (TypeError, ValueError):
-            raise InputError("words", "an iterable of words (sequences of letter indices)", words) from None
-        if not ws:
-            raise InputError("words", "a non-empty prefix-closed set of words", "no words")
-        if len(ws) > MAX_NODES:
-            raise InputError("words", f"at most {MAX_NODES} words (sample nodes)", len(ws))
-        for w in sorted(ws, key=lambda w: (len(w), w)):
-            if any(not 0 <= a < k for a in w):
-                raise InputError("words", f"letter indices in [0, {k})", list(w))
-            if w and w[:-1] not in ws:
-                raise InputError("words", "a prefix-closed set (every prefix of a word is a word)",
-                                 f"{list(w)} without its prefix {list(w[:-1])}")
-        self.k = k
-        order = sorted(ws, key=lambda w: (len(w), w))
-        self.words = order
-        index = {w: i for i, w in enumerate(order)}
-        self.N = len(order)
-        self.n = len(order[-1])
-        self.depth = np.array([len(w) for w in order], dtype=np.int64)
-        self.last = np.array([w[-1] if w else -1 for w in order], dtype=np.int64)
-        self.parent = np.array([index[w[:-1]] if w else 0 for w in order], dtype=np.int64)
-        self.start = np.searchsorted(self.depth, np.arange(self.n + 2)).tolist()  # level L: start[L]..
-        self.anc: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        idx = np.arange(self.N, dtype=np.int64)
-        for d in range(0, self.n + 1):  # ancestor at distance d, valid when it is a real position
-            self.anc[d] = (np.where(self.depth - d >= 1, idx, 0), self.depth - d >= 1)
-            idx = self.parent[idx]
-
-    @classmethod
-    def closure(cls, k: int, words: Any) -> PrefixSample:
-        """The sample of every prefix of the given words."""
-        return cls(k, {tuple(w[:i]) for w in (tuple(int(a) for a in w) for w in words)
-                       for i in range(len(w) + 1)})
-
-    def strings(self) -> int:
-        """Number of sample words (nodes)."""
-        return self.N
-
-    def values(self, fn: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-        """Per-node values of a causal per-prefix function fn: X (B, L) -> (B, L + 1), called once per
-        length of the words that are no proper prefix of another word (the trie's leaves)."""
-        below = np.arange(self.N, dtype=np.int64)  # a leaf below each node
-        for u in range(self.N - 1, 0, -1):
-            below[self.parent[u]] = below[u]
-        out = np.zeros(self.N, dtype=bool)
-        leaves = np.unique(below)
-        for L in np.unique(self.depth[leaves]).tolist():
-            group = leaves[self.depth[leaves] == L]
-            X = np.array([self.words[i] for i in group], dtype=np.int64).reshape(len(group), L)
-            vals = np.asarray(fn(X))
-            row = {int(g): r for r, g in enumerate(group)}
-            nodes = np.flatnonzero(np.isin(below, group))
-            out[nodes] = vals[[row[int(below[u])] for u in nodes], self.depth[nodes]]
-        return out
-
-    def tree_cumsum(self, B: np.ndarray, dtype: Any) -> np.ndarray:
-        """#B at every node of every row: the sum of B over the node's real ancestors (and itself)."""
-        out = np.zeros(B.shape, dtype=dtype)
-        for L in range(1, self.n + 1):
-            a, b = self.start[L], self.start[L + 1]
-            out[:, a:b] = out[:, self.parent[a:b]] + B[:, a:b]
-        return out
-
-
-def _mix(h: np.ndarray) -> np.ndarray:
-    """A 64-bit finalizer (splitmix64) applied elementwise."""
-    h = h ^ (h >> np.uint64(30))
-    h = h * np.uint64(0xBF58476D1CE4E5B9)
-    h = h ^ (h >> np.uint64(27))
-    h = h * np.uint64(0x94D049BB133111EB)
-    return h ^ (h >> np.uint64(31))
-
-
-class _Store:
-    """Kept behaviours of one sort: rows (padded to whole 64-bit words), provenance, and the hash index."""
-
-    def __init__(self, width_bytes: int, dtype: Any, cap: int) -> None:
-        self.dtype = np.dtype(dtype)
-        self.width = width_bytes // self.dtype.itemsize  # row length in elements
-        self.cap = cap
-        self.rows = np.zeros((min(cap, 1024), self.width), dtype=self.dtype)
-        self.meta = np.zeros((min(cap, 1024), 5), dtype=np.int64)  # kind, param, a, b, c
-        self.size = np.zeros(min(cap, 1024), dtype=np.int64)
-        self.n = 0
-        self.index: dict[int, int] = {}
-        self.collide: dict[bytes, int] = {}
-        rng = np.random.default_rng(20241002)
-        odd = rng.integers(1, 2**63, size=width_bytes // 8, dtype=np.uint64)
-        self.mult = odd * np.uint64(2) + np.uint64(1)
-        self.full = False
-        self.candidates = 0
-
-    def hash(self, rows: np.ndarray) -> np.ndarray:
-        """64-bit hashes of padded rows (exact equality is checked separately)."""
-        words = np.ascontiguousarray(rows).view(np.uint64)
-        with np.errstate(over="ignore"):
-            return _mix((words * self.mult).sum(axis=1, dtype=np.uint64))
-
-    def _grow(self, extra: int) -> None:
-        need = self.n + extra
-        if need <= len(self.rows):
-            return
-        new = min(self.cap, max(need, 2 * len(self.rows)))
-        for attr in ("rows", "meta", "size"):
-            old = getattr(self, attr)
-            buf = np.zeros((new,) + old.shape[1:], dtype=old.dtype)
-            buf[: self.n] = old[: self.n]
-            setattr(self, attr, buf)
-
-    def find(self, row: np.ndarray, h: int) -> int:
-        """Index of a kept behaviour equal to row, or -1 (exact)."""
-        j = self.index.get(h, -1)
-        if j >= 0 and np.array_equal(self.rows[j], row):
-            return j
-        return self.collide.get(row.tobytes(), -1) if j >= 0 else -1
-
-    def _insert(self, row: np.ndarray, h: int, meta: np.ndarray, size: int) -> int:
-        j = self.n
-        self.rows[j], self.meta[j], self.size[j] = row, meta, size
-        if h in self.index:
-            self.collide[row.tobytes()] = j
-        else:
-            self.index[h] = j
-        self.n += 1
-        return j
-
-    def add(self, rows: np.ndarray, meta: np.ndarray, size: int) -> int:
-        """Keep the rows whose behaviour is new (the first occurrence wins); returns how many were kept."""
-        self.candidates += len(rows)
-        if not len(rows) or self.full:
-            return 0
-        h = self.hash(rows)
-        _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
-        same = np.all(rows == rows[first[inverse]], axis=1)  # False: a hash collision inside the batch
-        order = np.sort(first)  # one representative per hash, in enumeration order
-        hits = np.array([self.index.get(x, -1) for x in h[order].tolist()], dtype=np.int64)
-        slow = np.flatnonzero(~same).tolist()
-        known = hits >= 0
-        if known.any():  # a hash hit must be an exact match, else it goes to the exact slow path
-            eq = np.all(self.rows[hits[known]] == rows[order[known]], axis=1)
-            slow += order[np.flatnonzero(known)[~eq]].tolist()
-        new = order[~known]
-        room = self.cap - self.n
-        if len(new) > room:
-            new, self.full = new[:room], True
-        self._grow(len(new) + len(slow))
-        j = self.n
-        self.rows[j: j + len(new)] = rows[new]
-        self.meta[j: j + len(new)] = meta[new]
-        self.size[j: j + len(new)] = size
-        self.index.update(zip(h[new].tolist(), range(j, j + len(new))))
-        self.n += len(new)
-        for i in sorted(set(slow)):  # hash collisions: exact path (essentially never taken)
-            if self.n >= self.cap:
-                self.full = True
-                break
-            if self.find(rows[i], int(h[i])) < 0:
-                self._insert(rows[i], int(h[i]), meta[i], size)
-        return self.n - j
-
-
 @dataclass
 class SearchResult:
     """The outcome of ``search``: a smallest consistent program, or the bounded negative with counts."""
@@ -354,7 +140,7 @@ class SearchResult:
     def summary(self) -> str:
         """One line for reports."""
         counts = (f"{self.bool_behaviours} Boolean / {self.count_behaviours} count behaviours kept of "
-                  f"{self.candidates} candidates, {self.seconds:.1f} s")
+                  f"{self.candidates} candidates")  # no timing: verdict texts must be reproducible
         if self.found:
             gen = ("" if self.generalizes is None else
                    f"; exact check on all strings of length <= {self.verify_len}: "
@@ -394,8 +180,8 @@ class _Search:
         self.N = N
         self.bw = -(-N // 64) * 8  # packed Boolean row bytes
         self.cw = -(-N // 4) * 8  # int16 count row bytes
-        self.B = _Store(self.bw, np.uint8, max_behaviours)
-        self.C = _Store(self.cw, np.int16, max_behaviours)
+        self.B = BehaviourStore(self.bw, np.uint8, max_behaviours)
+        self.C = BehaviourStore(self.cw, np.int16, max_behaviours)
         self.bstart: dict[int, int] = {}
         self.cstart: dict[int, int] = {}
         self.bend: dict[int, int] = {}
@@ -475,7 +261,9 @@ class _Search:
             B.add(self.pack(~bits), self._meta(NOT, 0, i0, m=m), s)
             C.add(self.crow(S.tree_cumsum(bits, np.int32)), self._meta(COUNT, 0, i0, m=m), s)
             if self.frag.local:
-                for d in range(self.frag.max_offset + 1):
+                # an offset d >= n has no real ancestor at any node (d = n gives the all-zero row), so
+                # offsets beyond the sample's length add nothing new
+                for d in range(min(self.frag.max_offset, S.n) + 1):
                     idx, valid = S.anc[d]
                     C.add(self.crow(bits[:, idx] & valid), self._meta(LOCAL, d, i0, m=m), s)
         for s1 in range(1, s - 1):  # binary
@@ -658,253 +446,22 @@ def search(truth_accepts: GroundTruth | Callable[[np.ndarray], np.ndarray], alph
     return search_all([(lang, alphabet, truth_accepts)], fragment, max_size, n, verify_len, max_behaviours)[0]
 
 
-@dataclass
-class MaskedMatch:
-    """One masked target of :func:`search_masked`: the smallest expression matching it on the cared nodes."""
+#: the searches that moved to proofkit.crasp.learners, still importable from here under their old names
+_LEARNERS = frozenset({"MaskedMatch", "MaskedSearch", "search_masked", "TaskSearchResult", "search_task",
+                       "OccamStep", "OccamRun", "occam"})
 
-    name: str
-    cared: int  # number of sample nodes where the target is cared about
-    found: bool = False
-    size_completed: int = 0  # every expression of size <= size_completed was covered
-    expression: str | None = None
-    size: int | None = None
-
-    def text(self) -> str:
-        """'name := expression (size s)' or 'name: none found up to size s'."""
-        if self.found:
-            return f"{self.name} := {self.expression} (size {self.size})"
-        return f"{self.name}: none found up to size {self.size_completed}"
+__all__ = ["CELLS", "MAX_NODES", "Fragment", "PrefixSample", "Sample", "SearchResult", "explore", "main",
+           "program_of", "search", "search_all"]
 
 
-@dataclass
-class MaskedSearch:
-    """The outcome of :func:`search_masked`: per target the smallest match or the bounded negative."""
+def __getattr__(name: str) -> Any:
+    """The searches of :mod:`proofkit.crasp.learners` under their old address (imported on first use:
+    that module builds on this one)."""
+    if name in _LEARNERS:
+        from . import learners
 
-    fragment: str
-    max_size: int
-    sample_nodes: int
-    matches: list[MaskedMatch]
-    bool_behaviours: int = 0
-    count_behaviours: int = 0
-    candidates: int = 0
-    seconds: float = 0.0
-    stopped: str = ""  # why the enumeration stopped early ('' when it ran to max_size or found all)
-    per_size: list[tuple[int, int, int]] = field(default_factory=list)  # (size, bools, counts) kept
-
-    def counts(self) -> str:
-        """The enumeration effort in words."""
-        return (f"{self.bool_behaviours} Boolean / {self.count_behaviours} count behaviours kept of "
-                f"{self.candidates} candidates, {self.seconds:.1f} s")
-
-
-def _masked_rows(st: _Search, r: range, target: np.ndarray, mask: np.ndarray) -> int:
-    """Index of the first kept Boolean row in r that equals target on the mask (packed, 64-bit words)."""
-    w = st.bw // 8
-    step = max(1, CELLS // max(1, w) // 8)
-    for a in range(r.start, r.stop, step):
-        rows = st.B.rows[a: min(r.stop, a + step)].view(np.uint64)
-        ok = np.flatnonzero(~((rows ^ target) & mask).any(axis=1))
-        if len(ok):
-            return a + int(ok[0])
-    return -1
-
-
-def search_masked(alphabet: Sequence[str], sample: Sample | PrefixSample,
-                  targets: Sequence[tuple[str, Any, Any]], fragment: str | Fragment, max_size: int,
-                  max_behaviours: int = 400_000) -> MaskedSearch:
-    """Smallest Boolean expressions (one shared enumeration) matching masked targets (name, bits, care mask)
-    over the sample nodes: a behaviour matches when it equals the bits on every cared node."""
-    t0 = time.perf_counter()
-    alpha = _alpha(alphabet)
-    if not isinstance(sample, (Sample, PrefixSample)) or sample.k != len(alpha):
-        raise InputError("sample", f"a Sample or PrefixSample over {len(alpha)} letters", sample)
-    frag = Fragment.of(fragment)
-    _check_limits(max_size, max_behaviours)
-    if not targets:
-        raise InputError("targets", "at least one (name, bits, mask)", targets)
-    st = _Search(alpha, frag, sample, max_behaviours)
-    packed, matches = [], []
-    for name, bits, mask in targets:
-        b, m = np.asarray(bits), np.asarray(mask)
-        if b.shape != (st.N,) or b.dtype != bool:
-            raise InputError("bits", f"a Boolean vector of shape ({st.N},) (one per sample node) for {name}",
-                             b.shape)
-        if m.shape != (st.N,) or m.dtype != bool:
-            raise InputError("mask", f"a Boolean vector of shape ({st.N},) (one per sample node) for {name}",
-                             m.shape)
-        packed.append((st.pack((b & m)[None, :])[0].view(np.uint64), st.pack(m[None, :])[0].view(np.uint64)))
-        matches.append(MaskedMatch(str(name), int(m.sum())))
-    out = MaskedSearch(frag.text(), max_size, st.N, matches)
-    hits = [-1] * len(targets)
-    for s in range(1, max_size + 1):
-        st.grow(s)
-        out.per_size.append((s, st.B.n - st.bstart[s], st.C.n - st.cstart[s]))
-        capped = st.B.full or st.C.full
-        for i, (t, m) in enumerate(packed):
-            if hits[i] < 0:
-                hits[i] = _masked_rows(st, st.rng("B", s), t, m)
-                if hits[i] < 0 and not capped:
-                    matches[i].size_completed = s
-        if all(h >= 0 for h in hits):
-            break
-        if capped:
-            out.stopped = f"behaviour cap {max_behaviours} reached during size {s}"
-            break
-    for i, mt in enumerate(matches):
-        if hits[i] >= 0:
-            mt.found, mt.size = True, int(st.B.size[hits[i]])
-            mt.size_completed = mt.size - 1
-            mt.expression = st.text("B", hits[i])
-    out.bool_behaviours, out.count_behaviours = st.B.n, st.C.n
-    out.candidates = st.B.candidates + st.C.candidates
-    out.seconds = time.perf_counter() - t0
-    return out
-
-
-@dataclass
-class TaskSearchResult:
-    """The outcome of :func:`search_task`: per ``next_`` statement the smallest expression or the bounded
-    negative; when all are found, the assembled program and its exact task check at a larger size."""
-
-    task: str
-    max_input_len: int
-    sequences: int  # target sequences whose prefixes form the sample
-    search: MaskedSearch
-    program_text: str | None = None
-    verify_size: int | None = None
-    generalizes: bool | None = None
-    failure: str | None = None  # the task check's first failure (the program overfits the sample)
-
-    @property
-    def found(self) -> bool:
-        """Every next_ statement was found."""
-        return all(m.found for m in self.search.matches)
-
-    def summary(self) -> str:
-        """One line for reports."""
-        s = self.search
-        stop = f" (stopped: {s.stopped})" if s.stopped else ""
-        head = (f"{self.task} in C-RASP{s.fragment}, per statement up to size {s.max_size}, on every prefix "
-                f"of the {self.sequences} target sequences x SEP y EOS with |x| <= {self.max_input_len} "
-                f"({s.sample_nodes} nodes; cared: the positions check_task checks): "
-                + "; ".join(m.text() for m in s.matches) + stop)
-        if self.found and self.verify_size is not None:
-            head += ("; assembled program: exact check_task on all valid inputs |x| <= "
-                     f"{self.verify_size}: " + ("holds" if self.generalizes else
-                                                f"FAILS (overfits the sample): {self.failure}"))
-        elif not self.found:
-            head += "; no task program of that per-statement size is consistent on the sample"
-        return f"{head} ({s.counts()})"
-
-
-def search_task(task: Any, fragment: str | Fragment, max_size: int, max_input_len: int,
-                verify_size: int | None = None, samples: int = 0, sample_len: int = 150, seed: int = 0,
-                max_behaviours: int = 400_000) -> TaskSearchResult:
-    """Bounded search for a task program (proofkit.crasp.tasks): for every alphabet symbol s the smallest
-    ``next_s`` consistent with the task at the positions check_task checks, on every prefix of the target
-    sequences of all valid inputs of length <= max_input_len; verified with check_task at verify_size."""
-    from . import tasks as tk  # tasks does not import this module; imported here to keep the import light
-
-    if not isinstance(max_input_len, int) or isinstance(max_input_len, bool) or max_input_len < 0:
-        raise InputError("max_input_len", "an integer >= 0", max_input_len)
-    alpha = _alpha(task.alphabet)
-    seqs = []
-    for n in task.lengths(max_input_len):
-        X = task.inputs(n)
-        if len(X):
-            seqs += [(n, t) for t in task.targets(X).tolist()]
-    if not seqs:
-        raise InputError("max_input_len", f"a length with valid inputs of task {task.name!r}", max_input_len)
-    sample = PrefixSample.closure(len(alpha), [t for _, t in seqs])
-    index = {w: i for i, w in enumerate(sample.words)}
-    nxt = np.full(sample.N, -1, dtype=np.int64)
-    for n, t in seqs:  # checked: positions n + 1 (SEP) .. L - 1 (last output), predicting t[i]
-        for i in range(n + 1, len(t)):
-            u = index[tuple(t[:i])]
-            if nxt[u] not in (-1, t[i]):
-                raise InputError("task", "outputs determined by the prefix x SEP y_1 .. y_j",
-                                 task.text(t[:i]))
-            nxt[u] = t[i]
-    care = nxt >= 0
-    targets = [(tk.next_name(s), nxt == j, care) for j, s in enumerate(alpha)]
-    ms = search_masked(alpha, sample, targets, fragment, max_size, max_behaviours)
-    res = TaskSearchResult(task.name, max_input_len, len(seqs), ms)
-    if res.found:
-        res.program_text = f"alphabet: {_alphabet_text(alpha)}\n" + "".join(
-            f"{m.name} := {m.expression}\n" for m in ms.matches)
-        if verify_size is not None:
-            prog = parse(res.program_text, name="smallest task program found")
-            chk = tk.check_task(prog, task, verify_size, sample_len=sample_len, samples=samples, seed=seed)
-            res.verify_size, res.generalizes = verify_size, chk.holds
-            if not chk.holds:
-                res.failure = str(chk.failure) if chk.failure else "the two interpreters disagree"
-    return res
-
-
-@dataclass
-class OccamStep:
-    """One training length of the Occam learner."""
-
-    n: int
-    expression: str | None
-    size: int | None
-    agrees_2n: bool | None
-    witness: str | None
-    seconds: float
-    size_completed: int = 0  # when none was found: every expression of size <= this was covered
-
-
-@dataclass
-class OccamRun:
-    """The learned sequence and where it stabilizes (a finite illustration of Theorem 7, not a proof)."""
-
-    language: str
-    fragment: str
-    steps: list[OccamStep]
-    stable_from: int | None  # first n from which the learned program never changes and agrees up to 2n
-    first_agrees: int | None = None  # first n whose learned program agrees with f on all lengths <= 2n
-    final_verified_len: int | None = None
-    final_generalizes: bool | None = None
-
-    def summary(self) -> str:
-        """One line per run."""
-        seq = "; ".join(f"n={s.n}: " + (f"{s.expression} [{'ok' if s.agrees_2n else 'fails'} at 2n]"
-                                        if s.expression else f"none found up to size {s.size_completed}")
-                        for s in self.steps)
-        tail = (f"stable and correct up to 2n from n = {self.stable_from}"
-                + (f"; final program checked exactly to length {self.final_verified_len}: "
-                   f"{'agrees' if self.final_generalizes else 'fails'}" if self.final_verified_len else "")
-                if self.stable_from is not None else "never stabilizes on a program correct up to 2n")
-        return f"{self.language} in C-RASP{self.fragment}: {seq}. {tail}"
-
-
-def occam(truth_accepts: GroundTruth | Callable[[np.ndarray], np.ndarray], alphabet: Sequence[str],
-          fragment: str | Fragment, ns: Sequence[int], max_size: int, final_len: int | None = None,
-          max_behaviours: int = 400_000, name: str = "") -> OccamRun:
-    """Inference Procedure proxy (catalog D6): at each n the smallest program consistent on lengths <= n,
-    checked on all strings of length <= 2n; reports from which n the sequence is stable and correct."""
-    steps = []
-    for n in ns:
-        r = search(truth_accepts, alphabet, fragment, max_size, n, verify_len=2 * n,
-                   max_behaviours=max_behaviours, name=name)
-        steps.append(OccamStep(n, r.expression, r.size, r.generalizes, r.witness, r.seconds,
-                               r.size_completed))
-    stable = None
-    for i in range(len(steps)):
-        tail = steps[i:]
-        last = tail[-1].expression
-        if all(s.expression is not None and s.expression == last and s.agrees_2n for s in tail):
-            stable = steps[i].n
-            break
-    lang = name or getattr(truth_accepts, "name", "f")
-    first = next((s.n for s in steps if s.agrees_2n), None)
-    run = OccamRun(lang, Fragment.of(fragment).text(), steps, stable, first)
-    if stable is not None and final_len is not None:
-        prog = program_of(tuple(alphabet), steps[-1].expression or "true")
-        d = exhaustive_check(lambda X: accepts_prefixes(prog, X), _truth_fn(truth_accepts), len(alphabet),
-                             final_len)
-        run.final_verified_len, run.final_generalizes = final_len, d is None
-    return run
+        return getattr(learners, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -930,6 +487,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(exc)
         return 2
     print(r.summary())
+    print(f"  time: {r.seconds:.1f} s")
     for s, b, c in r.per_size:
         print(f"  size {s}: {b} new Boolean, {c} new count behaviours")
     return 0 if r.found else 3

@@ -417,7 +417,9 @@ def l48_families(horizon: int = 10_000, grid: int = 40) -> list[L48Family]:
 
         ti = all(abs(f_cos(i + t, j + t) - f_cos(i, j)) < tol
                  for i in range(0, grid, 7) for j in range(0, grid, 5) for t in range(0, grid, 11))
-        ti = ti and all(abs(f_cos(i, i + d) - g_cos[d]) < tol for i in range(0, grid, 3) for d in range(grid))
+        # g(d) = cos(d) computed afresh: the grid may reach past the horizon of the periodicity checks
+        ti = ti and all(abs(f_cos(i, i + d) - mpmath.cos(d)) < tol
+                        for i in range(0, grid, 3) for d in range(grid))
         # fixed precision: cos(d) on a 2^-q grid would leave no remainder; cos(1) is transcendental
         fixed = any(abs(g_cos[1] * 2**q - mpmath.nint(g_cos[1] * 2**q)) < tol for q in range(64))
 

@@ -1,4 +1,5 @@
-"""C-RASP surface syntax: a hand-written tokenizer and recursive-descent parser to the IR of ``ir.py``.
+"""C-RASP surface syntax: a recursive-descent parser (over the hand-written tokenizer of ``lexer.py``) to
+the IR of ``ir.py``; ``printer.py`` prints IR back as text.
 
 Program text is data: it is tokenized and parsed here and never passed to eval, exec or any other
 evaluator. Grammar (EBNF; ``{x}`` = zero or more, ``[x]`` = optional; one statement per line;
@@ -37,284 +38,33 @@ Every error is a :class:`CraspSyntaxError` naming the line and column.
 
 from __future__ import annotations
 
-import string as _string
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from .ir import Op, Program
-
-MAX_CHARS = 100_000
-MAX_OPS = 10_000
-MAX_NESTING = 50
-MAX_INT_DIGITS = 18
-
-KEYWORDS = frozenset(
-    {"alphabet", "accept", "true", "false", "not", "and", "or", "mod", "exists", "min", "max", "Q"}
+from .builder import MAX_OPS, Expr, Sugar
+from .ir import Program
+from .lexer import (
+    KEYWORDS,
+    MAX_CHARS,
+    MAX_INT_DIGITS,
+    CraspSyntaxError,
+    Plain,
+    Token,
+    tokenize,
+    tokenize_until_error,
+    without_bom,
 )
-OPERATORS = (
-    "<->", ":=", "<=", ">=", "==", "!=", "->",
-    "<", ">", "+", "-", "#", "?", ":", "(", ")", "[", "]", "{", "}", ",",
-)  # fmt: skip
-_NAME_START = frozenset(_string.ascii_letters + "_")
-_NAME_CHARS = frozenset(_string.ascii_letters + _string.digits + "_")
-_DIGITS = frozenset(_string.digits)
+from .printer import to_text
+
+MAX_NESTING = 50
 _SORT_WORD = {"bool": "Boolean expression", "count": "count expression"}
 
-
-class Plain(str):
-    """A description printed without quotes in an InputError message (its ``got`` is repr'd)."""
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-class CraspSyntaxError(InputError):
-    """A syntax or type error in C-RASP program text; field is ``"line L, column C"``."""
-
-    def __init__(self, line: int, column: int, expected: str, got: object = None) -> None:
-        self.line = line
-        self.column = column
-        super().__init__(f"line {line}, column {column}", expected, got)
-
-
-@dataclass(frozen=True)
-class Token:
-    """One token: kind is name, int, quoted, op, newline or eof; text is the source text."""
-
-    kind: str
-    text: str
-    line: int
-    col: int
-
-    def describe(self) -> Plain | str:
-        """What the token looks like in an error message."""
-        if self.kind == "newline":
-            return Plain("end of line")
-        if self.kind == "eof":
-            return Plain("end of program")
-        return self.text
-
-
-# ----------------------------------------------------------------------------- tokenizer
-def _position(text: str, index: int) -> tuple[int, int]:
-    """1-based line and column of character ``index`` of ``text``."""
-    line = text.count("\n", 0, index) + 1
-    return line, index - (text.rfind("\n", 0, index) + 1) + 1
-
-
-def tokenize(text: str) -> list[Token]:
-    """Split program text into tokens, dropping blanks and ``//`` comments; ends with an eof token."""
-    tokens, error = _tokenize(text)
-    if error is not None:
-        raise error
-    return tokens
-
-
-def _tokenize(text: str) -> tuple[list[Token], CraspSyntaxError | None]:
-    """Tokens up to the first lexical error, and that error (raised by the parser only when it gets
-    there, so errors are reported in source order)."""
-    if not isinstance(text, str):
-        raise InputError("program text", "a str", Plain(type(text).__name__))
-    if len(text) > MAX_CHARS:
-        raise CraspSyntaxError(*_position(text, MAX_CHARS), f"a program of at most {MAX_CHARS} characters",
-                               Plain(f"{len(text)} characters"))
-    tokens: list[Token] = []
-    i, line, start_of_line = 0, 1, 0
-    while i < len(text):
-        ch, col = text[i], i - start_of_line + 1
-        if ch == "\n":
-            tokens.append(Token("newline", "\n", line, col))
-            i, line, start_of_line = i + 1, line + 1, i + 1
-        elif ch in " \t\r\f\v":
-            i += 1
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            i = len(text) if end < 0 else end
-        else:
-            try:
-                tok = _scan_token(text, i, line, col)
-            except CraspSyntaxError as exc:
-                tokens.append(Token("error", text[i], line, col))
-                return tokens, exc
-            tokens.append(tok)
-            i += len(tok.text) + (2 if tok.kind == "quoted" else 0)
-    tokens.append(Token("eof", "", line, len(text) - start_of_line + 1))
-    return tokens, None
-
-
-def _scan_token(text: str, i: int, line: int, col: int) -> Token:
-    """Scan the one token starting at ``text[i]`` (not a blank, newline or comment)."""
-    ch = text[i]
-    if ch in _NAME_START:
-        j = i
-        while j < len(text) and text[j] in _NAME_CHARS:
-            j += 1
-        return Token("name", text[i:j], line, col)
-    if ch in _DIGITS:
-        j = i
-        while j < len(text) and text[j] in _DIGITS:
-            j += 1
-        if j - i > MAX_INT_DIGITS:
-            raise CraspSyntaxError(line, col, f"an integer of at most {MAX_INT_DIGITS} digits",
-                                   Plain(f"{j - i} digits"))
-        return Token("int", text[i:j], line, col)
-    if ch in "'\"":
-        body = text[i + 1 : i + 2]
-        if len(body) == 1 and not body.isspace() and text[i + 2 : i + 3] == ch:
-            return Token("quoted", body, line, col)
-        raise CraspSyntaxError(line, col, "a quoted single non-blank character like '('",
-                               text[i : i + 3].split("\n")[0])
-    for op in OPERATORS:
-        if text.startswith(op, i):
-            return Token("op", op, line, col)
-    if ch == "=":
-        raise CraspSyntaxError(line, col, "':=' to define a statement or '==' to compare counts", ch)
-    raise CraspSyntaxError(line, col, "a name, an integer, a quoted symbol or an operator", ch)
-
-
-# ----------------------------------------------------------------------------- expressions
-Spec = tuple  # (kind, args, symbol, modulus, residue, offsets, value): an Op without name and line
-
-
-def _spec(kind: str, args: tuple[str, ...] = (), symbol: str | None = None, modulus: int | None = None,
-          residue: int | None = None, offsets: tuple[int, ...] = (), value: int | None = None) -> Spec:
-    """The hash-consing key of an operation: every field of Op except name and line."""
-    return (kind, args, symbol, modulus, residue, offsets, value)
-
-
-@dataclass(frozen=True)
-class Expr:
-    """A typed subexpression: either a named operation (ref) or a pending one (spec) not yet emitted.
-
-    The top of a statement stays pending so that it can be emitted under the statement's own name."""
-
-    sort: str
-    line: int
-    col: int
-    ref: str | None = None
-    spec: Spec | None = None
-
-
-class _Builder:
-    """Emits IR operations in order, hash-consing generated ones so equal subexpressions are shared."""
-
-    def __init__(self) -> None:
-        self.ops: list[Op] = []
-        self.sorts: dict[str, str] = {}
-        self.table: dict[Spec, str] = {}
-        self.generated: dict[str, Spec] = {}
-        self.counter = 0
-
-    def emit(self, spec: Spec, at: tuple[int, int], name: str | None = None) -> str:
-        """Append the operation (or reuse an equal generated one when unnamed); return its name."""
-        if name is None and spec in self.table:
-            return self.table[spec]
-        if len(self.ops) >= MAX_OPS:
-            raise CraspSyntaxError(*at, f"a program of at most {MAX_OPS} operations after expansion",
-                                   Plain("more"))
-        if name is None:
-            self.counter += 1
-            name = f"_t{self.counter}"
-            self.generated[name] = spec
-        kind, args, symbol, modulus, residue, offsets, value = spec
-        op = Op(name, kind, args, symbol, modulus, residue, offsets, value, line=at[0])
-        self.ops.append(op)
-        self.sorts[name] = op.sort
-        self.table.setdefault(spec, name)
-        return name
-
-    def name(self, e: Expr) -> str:
-        """Name of an expression, emitting it under a generated name if it is still pending."""
-        return e.ref if e.ref is not None else self.emit(e.spec, (e.line, e.col))
-
-    def make(self, kind: str, sort: str, at: tuple[int, int], *args: Expr, **fields) -> Expr:
-        """A pending operation whose operands are emitted now."""
-        names = tuple(self.name(a) for a in args)
-        return Expr(sort, at[0], at[1], spec=_spec(kind, names, **fields))
-
-
-# ----------------------------------------------------------------------------- sugar
-class _Sugar(_Builder):
-    """Constructors for every surface construct, expanding sugar into IR primitives."""
-
-    def const(self, value: int, at: tuple[int, int]) -> Expr:
-        return self.make("const", "count", at, value=value)
-
-    def true(self, at: tuple[int, int]) -> Expr:
-        return self.make("true", "bool", at)
-
-    def not_(self, p: Expr, at: tuple[int, int]) -> Expr:
-        """Negation; a double negation of a generated operation collapses to its operand."""
-        inner = p.spec if p.spec is not None else self.generated.get(p.ref or "")
-        if inner is not None and inner[0] == "not":
-            return Expr("bool", p.line, p.col, ref=inner[1][0])
-        return self.make("not", "bool", at, p)
-
-    def and_(self, p: Expr, r: Expr, at: tuple[int, int]) -> Expr:
-        return self.make("and", "bool", at, p, r)
-
-    def or_(self, p: Expr, r: Expr, at: tuple[int, int]) -> Expr:
-        return self.not_(self.and_(self.not_(p, at), self.not_(r, at), at), at)
-
-    def implies(self, p: Expr, r: Expr, at: tuple[int, int]) -> Expr:
-        return self.not_(self.and_(p, self.not_(r, at), at), at)
-
-    def iff(self, p: Expr, r: Expr, at: tuple[int, int]) -> Expr:
-        return self.and_(self.implies(p, r, at), self.implies(r, p, at), at)
-
-    def le(self, c: Expr, d: Expr, at: tuple[int, int]) -> Expr:
-        return self.make("le", "bool", at, c, d)
-
-    def lt(self, c: Expr, d: Expr, at: tuple[int, int]) -> Expr:
-        return self.le(self.add(c, self.const(1, at), at), d, at)
-
-    def eq(self, c: Expr, d: Expr, at: tuple[int, int]) -> Expr:
-        return self.and_(self.le(c, d, at), self.le(d, c, at), at)
-
-    def compare(self, op: str, c: Expr, d: Expr, at: tuple[int, int]) -> Expr:
-        """The comparison ``c op d`` for op in <=, <, >=, >, ==, !=."""
-        if op == "<=":
-            return self.le(c, d, at)
-        if op == "<":
-            return self.lt(c, d, at)
-        if op == ">=":
-            return self.le(d, c, at)
-        if op == ">":
-            return self.lt(d, c, at)
-        if op == "==":
-            return self.eq(c, d, at)
-        return self.not_(self.eq(c, d, at), at)
-
-    def add(self, c: Expr, d: Expr, at: tuple[int, int]) -> Expr:
-        return self.make("add", "count", at, c, d)
-
-    def sub(self, c: Expr, d: Expr, at: tuple[int, int]) -> Expr:
-        return self.make("sub", "count", at, c, d)
-
-    def cond(self, p: Expr, c: Expr, d: Expr, at: tuple[int, int]) -> Expr:
-        return self.make("cond", "count", at, p, c, d)
-
-    def count(self, p: Expr, at: tuple[int, int]) -> Expr:
-        return self.make("count", "count", at, p)
-
-    def local(self, p: Expr, offsets: tuple[int, ...], at: tuple[int, int]) -> Expr:
-        return self.make("local", "count", at, p, offsets=offsets)
-
-    def strict_past(self, p: Expr, at: tuple[int, int]) -> Expr:
-        return self.sub(self.count(p, at), self.cond(p, self.const(1, at), self.const(0, at), at), at)
-
-    def exists(self, p: Expr, at: tuple[int, int]) -> Expr:
-        return self.le(self.const(1, at), self.count(p, at), at)
-
-    def minmax(self, which: str, c: Expr, d: Expr, at: tuple[int, int]) -> Expr:
-        """min(c, d) or max(c, d) through a comparison and a conditional."""
-        test = self.le(c, d, at)
-        return self.cond(test, c, d, at) if which == "min" else self.cond(test, d, c, at)
+__all__ = ["KEYWORDS", "MAX_CHARS", "MAX_INT_DIGITS", "MAX_NESTING", "MAX_OPS", "CraspSyntaxError", "Expr",
+           "Plain", "Token", "load", "parse", "to_text", "tokenize"]
 
 
 # ----------------------------------------------------------------------------- parser
-class _Parser(_Sugar):
+class _Parser(Sugar):
     """Recursive-descent parser over the token list; one method per grammar rule."""
 
     def __init__(self, tokens: list[Token], lex_error: CraspSyntaxError | None = None) -> None:
@@ -688,8 +438,10 @@ _PRIMARY_KEYWORDS = {
 
 # ----------------------------------------------------------------------------- public API
 def parse(text: str, name: str = "") -> Program:
-    """Parse C-RASP program text into a Program; every error is a CraspSyntaxError with line/column."""
-    return _Parser(*_tokenize(text)).program(name, text)
+    """Parse C-RASP program text into a Program; every error is a CraspSyntaxError with line/column.
+    A leading byte-order mark is dropped (it is no part of the program, nor of ``Program.source``)."""
+    text = without_bom(text)
+    return _Parser(*tokenize_until_error(text)).program(name, text)
 
 
 def load(path: str | Path) -> Program:
@@ -702,61 +454,3 @@ def load(path: str | Path) -> Program:
         got = Plain(f"{str(p)!r} ({reason})")
         raise InputError("program file", "a readable UTF-8 text file", got) from None
     return parse(text, p.stem)
-
-
-# ----------------------------------------------------------------------------- printing
-def _is_plain_name(name: str) -> bool:
-    """Whether ``name`` can appear as a statement name in program text."""
-    return (bool(name) and name[0] in _string.ascii_letters and set(name) <= _NAME_CHARS
-            and name not in KEYWORDS)
-
-
-def _symbol_text(symbol: str) -> str:
-    """An alphabet symbol as program text: bare when it is a name or digits, quoted otherwise."""
-    if (symbol and set(symbol) <= _DIGITS) or (symbol[:1] in _NAME_START and set(symbol) <= _NAME_CHARS):
-        return symbol
-    if len(symbol) != 1 or symbol.isspace():
-        raise InputError("program", "symbols that are names, digits or one non-blank character", symbol)
-    return f'"{symbol}"' if symbol == "'" else f"'{symbol}'"
-
-
-def _statement_names(program: Program) -> dict[str, str]:
-    """Printable names: plain names are kept, others (generated _t<k>, ...) become fresh t<k>."""
-    taken = {op.name for op in program.ops if _is_plain_name(op.name)}
-    names: dict[str, str] = {}
-    k = 0
-    for op in program.ops:
-        if op.name in taken:
-            names[op.name] = op.name
-            continue
-        k += 1
-        while f"t{k}" in taken:
-            k += 1
-        names[op.name] = f"t{k}"
-        taken.add(f"t{k}")
-    return names
-
-
-def _op_text(op: Op, a: list[str]) -> str:
-    """The right-hand side of one IR op, using only primitive syntax."""
-    kind = op.kind
-    if kind == "sym":
-        return f"Q({_symbol_text(op.symbol)})"
-    if kind == "periodic":
-        return f"mod({op.modulus}, {op.residue})"
-    if kind == "local":
-        return "#[{" + ", ".join(map(str, op.offsets)) + "}] " + a[0]
-    simple = {"true": "true", "not": "not {0}", "and": "{0} and {1}", "le": "{0} <= {1}", "count": "#{0}",
-              "cond": "{0} ? {1} : {2}", "add": "{0} + {1}", "sub": "{0} - {1}", "const": str(op.value)}
-    return simple[kind].format(*a)
-
-
-def to_text(program: Program) -> str:
-    """Program text for an IR program, one primitive statement per op; parse(to_text(p)) has the same
-    ops up to renaming of the non-plain names (generated ``_t<k>`` become ``t<k>``)."""
-    names = _statement_names(program)
-    lines = ["alphabet: " + " ".join(_symbol_text(s) for s in program.alphabet)]
-    for op in program.ops:
-        lines.append(f"{names[op.name]} := {_op_text(op, [names[x] for x in op.args])}")
-    lines.append(f"accept {names[program.output]}")
-    return "\n".join(lines) + "\n"

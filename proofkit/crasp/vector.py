@@ -117,16 +117,29 @@ KERNELS: dict[str, Callable[[Op, dict, _Ctx], Any]] = {
 }  # fmt: skip
 
 
+def max_length(program: Program) -> int | None:
+    """The longest strings this interpreter runs the program on: every count C has |C(i)| <= M_C (i + 1)
+    (analysis.count_bounds) and must stay below INT64_LIMIT; None when no count can grow. Only programs
+    with huge constants (the parser allows 18 digits) have a small limit; the reference interpreter
+    (interp.evaluate) has none."""
+    validate(program)
+    bound = max(count_bounds(program).values(), default=0)
+    return None if bound == 0 else max(-1, (INT64_LIMIT - 1) // bound - 1)
+
+
 def _check_batch(program: Program, X: Any, xp: Any) -> Any:
-    """X as a (B, n) integer array; also refuses lengths at which a count could overflow int64."""
+    """X as a (B, n) integer array; also refuses lengths at which a count could overflow int64 (never
+    wraps), saying the longest length this program allows."""
     validate(program)
     X = xp.asarray(X)
     if X.ndim != 2 or (X.size and X.dtype.kind not in "iu"):
         got = Plain(f"{X.dtype} array of shape {X.shape}")
         raise InputError("X", "an integer array of shape (B, n) of symbol indices", got)
-    bound = max(count_bounds(program).values(), default=0)
-    if bound * (X.shape[1] + 1) >= INT64_LIMIT:
-        raise InputError("X", "lengths at which every count fits in int64", Plain(f"n = {X.shape[1]}"))
+    top = max_length(program)
+    if top is not None and X.shape[1] > top:
+        bound = max(count_bounds(program).values())
+        raise InputError("string length", f"at most {top} for this program (a count can grow by {bound} per "
+                         f"position and must fit in int64; crasp eval has no limit)", X.shape[1])
     return X
 
 

@@ -22,7 +22,8 @@ import sympy as sp
 
 from proofkit.crasp import analysis
 from proofkit.crasp.checks import length_for
-from proofkit.crasp.enumerate import Fragment, occam, search_all
+from proofkit.crasp.enumerate import Fragment, search_all
+from proofkit.crasp.learners import occam
 from proofkit.crasp.library import load_index
 from proofkit.crasp.morphism import (
     REDUCTIONS,

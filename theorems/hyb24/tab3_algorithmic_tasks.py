@@ -12,9 +12,12 @@ from pathlib import Path
 import sympy as sp
 
 from proofkit.crasp import analysis, comm, load, parse
+from proofkit.crasp import induction as IH
+from proofkit.crasp import task_programs as TP
 from proofkit.crasp import tasks as T
 from proofkit.crasp.checks import length_for, truth_rows
-from proofkit.crasp.enumerate import search, search_task
+from proofkit.crasp.enumerate import search
+from proofkit.crasp.learners import search_task
 from proofkit.crasp.truth import LIBRARY
 from proofkit.params import Param, ParamSpace
 from proofkit.spec import Computed, PaperRef, Theorem
@@ -37,14 +40,14 @@ def generated(kind, size, mutant=False, reps=1):
     """A generated task program (text from proofkit.crasp.tasks, parsed like a file)."""
     if kind == "majority":
         name = f"majority_task_k{size}" + "_mutant" * mutant
-        return parse(T.majority_program_text(size, mutant), name=name)
+        return parse(TP.majority_program_text(size, mutant), name=name)
     if kind == "sort":
-        return parse(T.sort_program_text(size, mutant), name=f"sort_task_V{size}" + "_mutant" * mutant)
+        return parse(TP.sort_program_text(size, mutant), name=f"sort_task_V{size}" + "_mutant" * mutant)
     if kind == "copy":
-        return parse(T.copy_program_text(size, not mutant), name=f"copy_task_V{size}" + "_mutant" * mutant)
+        return parse(TP.copy_program_text(size, not mutant), name=f"copy_task_V{size}" + "_mutant" * mutant)
     if kind == "sort_sketch":
-        return parse(T.sort_sketch_program_text(size), name=f"sort_sketch_V{size}")
-    return parse(T.copy_position_program_text(size, reps), name=f"copy_position_task_V{size}_r{reps}")
+        return parse(TP.sort_sketch_program_text(size), name=f"sort_sketch_V{size}")
+    return parse(TP.copy_position_program_text(size, reps), name=f"copy_position_task_V{size}_r{reps}")
 
 
 TASK_LEN_CAP = 21  # task enumerations hold every input of one length in memory: at most 2^21 binary ones
@@ -132,7 +135,7 @@ def row_binary_majority(p):
 
 @cache
 def task_search(kind, fragment, size, length):
-    """Bounded per-statement search for a task program (proofkit.crasp.enumerate.search_task), verified
+    """Bounded per-statement search for a task program (proofkit.crasp.learners.search_task), verified
     exactly at |x| <= length + 6 when every next_ statement is found."""
     task = T.interleave_task(3) if kind == "interleave" else T.majority_task(2)
     return search_task(task, fragment, size, length, verify_size=length + 6)
@@ -218,13 +221,13 @@ def parity(p):
 
 def head(file, mode):
     def run(p):
-        c = T.check_induction_head(program(file), mode, p["head_len"])
+        c = IH.check_induction_head(program(file), mode, p["head_len"])
         s = analysis.summary(c.program)
         agree = "agree" if c.interpreters_agree else "DISAGREE"
         where = (f"{file} (C-RASP{s['fragment']}, depth {s['depth']}) vs bigram statistics computed "
                  f"directly (j = i included; no predecessor at position 1; empty denominator and, for "
                  f"argmax, ties give no prediction): every position of all {c.strings} strings over "
-                 f"{{a,b,c}} of length <= {c.max_len}; interpreters {agree}; {c.seconds:.2f} s")
+                 f"{{a,b,c}} of length <= {c.max_len}; interpreters {agree}")
         if not c.holds:
             return Verdict.REFUTED, str(c.failure), f"{where}; FAILS: {c.failure}"
         return Verdict.CONFIRMED, "0", where
@@ -233,7 +236,7 @@ def head(file, mode):
 
 def head_control(file, mode):
     def run(p):
-        c = T.check_induction_head(program(file), mode, p["head_len"])
+        c = IH.check_induction_head(program(file), mode, p["head_len"])
         if c.failure is None:
             return Verdict.CONFIRMED, "no failure", f"{file}: NOT refuted (the checker did not bite)"
         return Verdict.REFUTED, c.failure, f"{file} vs bigram {mode}: refuted at {c.failure}"
@@ -333,7 +336,8 @@ THEOREM = Theorem(
               "task-program search up to this size (positive control, Binary Majority: up to min(8, size))",
               min=1, max=12),
         Param("task_search_len", int, 6, "task-program search: sample = every prefix of the target sequences "
-              "of all valid inputs of length <= this", min=1, max=12),
+              "of all valid inputs of length <= this (Binary Majority Interleave has inputs only at "
+              "multiples of 3, hence min 3)", min=3, max=12),
         Param("sample_len", int, 150, "input length of the seeded long task inputs (paper: test bins to 150)",
               min=1, max=400),
         Param("samples", int, 16, "number of seeded long task inputs per check", min=0, max=1000),

@@ -14,12 +14,11 @@ from proofkit.crasp.enumerate import (
     Sample,
     explore,
     main,
-    occam,
     program_of,
     search,
     search_all,
-    search_masked,
 )
+from proofkit.crasp.learners import occam, search_masked
 from proofkit.crasp.morphism import (
     REDUCTIONS,
     apply,
@@ -171,7 +170,10 @@ def _naive_boolean_trees(alphabet, frag, max_size):
 
 
 @pytest.mark.parametrize("alphabet,spec,max_size,n", [
-    (("a", "b"), "[]", 5, 3), (("a", "b"), "[periodic,local]", 5, 3), (("a",), "[]", 6, 5)])
+    (("a", "b"), "[]", 5, 3), (("a", "b"), "[periodic,local]", 5, 3), (("a",), "[]", 6, 5),
+    # offsets beyond the sample's length (they used to raise KeyError; they add no behaviour)
+    (("a", "b"), Fragment(local=True, max_offset=4), 5, 2),
+    (("a",), Fragment(local=True, max_offset=3), 5, 0)])
 def test_pruned_enumeration_reaches_exactly_the_unpruned_behaviours(alphabet, spec, max_size, n):
     frag = Fragment.of(spec)
     bits, sizes, texts, sample = explore(alphabet, frag, max_size, n)

@@ -130,6 +130,15 @@ def test_l48_families_small_horizon():
     assert lim.period_within([0, 1, 0, 1, 0, 1], 0, int.__eq__) == 2
 
 
+@pytest.mark.parametrize("horizon", [4, 8, 39, 40])
+def test_l48_families_below_the_translation_grid(horizon):
+    """Horizons below the 40-point translation-invariance grid used to raise IndexError (8..39 are
+    allowed values of l48_horizon)."""
+    fams = {f.name: f for f in lim.l48_families(horizon)}
+    assert all(f.translation_invariant and f.horizon == horizon for f in fams.values())
+    assert fams["[delta = 0]"].eventual_period == 1 and fams["cos(delta)"].eventual_period is None
+
+
 def test_copy_lookup_tables():
     h = lim.LookupHypothesis.build(2)
     assert h.measure == 7 and lim.lookup_first_failure(h, 10) == 6

@@ -8,8 +8,10 @@ import pytest
 
 from proofkit import registry
 from proofkit.crasp import analysis, load, parse
+from proofkit.crasp import induction as IH
+from proofkit.crasp import task_programs as TP
 from proofkit.crasp import tasks as T
-from proofkit.crasp.enumerate import search_task
+from proofkit.crasp.learners import search_task
 from proofkit.errors import InputError
 from proofkit.testing import checked
 
@@ -91,7 +93,7 @@ def test_count_next_statement_and_foreign_input_symbol_are_input_errors():
         T.check_input(good, T.majority_task(2), ["0", "2"])
     assert e.value.field == "input" and "position 2" in str(e.value)
     with pytest.raises(InputError):
-        T.check_induction_head(load(PROGRAMS / "induction_head_support.crasp"), "mode")
+        IH.check_induction_head(load(PROGRAMS / "induction_head_support.crasp"), "mode")
 
 
 def test_task_program_passes_and_both_interpreters_agree():
@@ -119,16 +121,27 @@ def test_sample_failure_is_reported_with_seed_and_shrunk():
     assert r.failure.input == " ".join(["1"] * 12)  # shrunk: twelve 1s is the least failing input
 
 
+def test_shrinking_is_bounded_by_work_not_time():
+    """The shrink budget counts candidate symbols, so where it stops is the same on every machine."""
+    p = parse(BM + "next_0 := Q(SEP) and #Q(1) < #Q(0)\nnext_1 := Q(SEP) and #Q(0) < #Q(1) and #Q(1) < 12\n"
+              "next_SEP := false\nnext_EOS := #Q(SEP) >= 1 and not Q(SEP)\n")
+    x = np.ones(20, dtype=np.int64)
+    task = T.majority_task(2)
+    assert T.shrink(p, task, x).tolist() == [1] * 12
+    assert T.shrink(p, task, x, budget_cells=0).tolist() == [1] * 20
+    assert T.shrink(p, task, x, budget_cells=20 * 19).tolist() == [1] * 19  # one step: 20 deletions
+
+
 def test_check_input_reproduces_the_catalog_aba_failure():
-    f = T.check_input(parse(T.copy_program_text(2)), T.copy_task(2, unique=False), ["1", "2", "1"])
+    f = T.check_input(parse(TP.copy_program_text(2)), T.copy_task(2, unique=False), ["1", "2", "1"])
     assert f is not None and f.position == 5 and set(f.predicted) == {"2", "EOS"} and f.expected == "2"
 
 
 def test_bigram_ground_truth_by_hand():
-    assert T.bigram_sets([0, 1, 0, 1], 3, "support") == [frozenset(), frozenset(), {1}, {0}]
-    assert T.bigram_sets([0, 0, 1, 0], 3, "support")[3] == {0, 1}
-    assert T.bigram_sets([0, 0, 1, 0], 3, "argmax")[3] == frozenset()  # tie a/b: no prediction
-    assert T.bigram_sets([0, 0, 0], 3, "argmax") == [frozenset(), {0}, {0}]  # j = i included
+    assert IH.bigram_sets([0, 1, 0, 1], 3, "support") == [frozenset(), frozenset(), {1}, {0}]
+    assert IH.bigram_sets([0, 0, 1, 0], 3, "support")[3] == {0, 1}
+    assert IH.bigram_sets([0, 0, 1, 0], 3, "argmax")[3] == frozenset()  # tie a/b: no prediction
+    assert IH.bigram_sets([0, 0, 0], 3, "argmax") == [frozenset(), {0}, {0}]  # j = i included
 
 
 def test_fragments_and_depths_of_the_task_programs():
@@ -136,17 +149,17 @@ def test_fragments_and_depths_of_the_task_programs():
         return analysis.fragment(p), analysis.depth(p)
     assert frag(load(PROGRAMS / "task_binary_majority.crasp")) == ("[]", 1)
     assert frag(load(PROGRAMS / "task_interleave.crasp")) == ("[periodic]", 2)
-    assert frag(parse(T.majority_program_text(26))) == ("[]", 1)
-    assert frag(parse(T.sort_program_text(150))) == ("[]", 1)
-    assert frag(parse(T.copy_program_text(5))) == ("[local]", 2)
-    assert frag(parse(T.copy_position_program_text(150, 3))) == ("[]", 2)
+    assert frag(parse(TP.majority_program_text(26))) == ("[]", 1)
+    assert frag(parse(TP.sort_program_text(150))) == ("[]", 1)
+    assert frag(parse(TP.copy_program_text(5))) == ("[local]", 2)
+    assert frag(parse(TP.copy_position_program_text(150, 3))) == ("[]", 2)
     assert frag(load(PROGRAMS / "induction_head_argmax.crasp")) == ("[local]", 2)
 
 
 @pytest.mark.parametrize("file,text,task", [
-    ("task_sort_V4.crasp", lambda: T.sort_program_text(4), lambda: T.sort_task(4)),
-    ("task_copy_V3.crasp", lambda: T.copy_program_text(3), lambda: T.copy_task(3)),
-    ("task_copy_position_V3.crasp", lambda: T.copy_position_program_text(3), lambda: T.copy_task(3)),
+    ("task_sort_V4.crasp", lambda: TP.sort_program_text(4), lambda: T.sort_task(4)),
+    ("task_copy_V3.crasp", lambda: TP.copy_program_text(3), lambda: T.copy_task(3)),
+    ("task_copy_position_V3.crasp", lambda: TP.copy_position_program_text(3), lambda: T.copy_task(3)),
 ])
 def test_generated_example_files_match_their_generators(file, text, task):
     assert (PROGRAMS / file).read_text() == text()
