@@ -64,9 +64,17 @@ def _group(key, frozen):
     p = dict(frozen)
     spec, names, size_key, n_key = GROUPS[key]
     truths = [(name, resolve(name).alphabet, resolve(name)) for name in names]
-    results = search_all(truths, _frag(p, spec), p[size_key], p[n_key], verify_len=p["verify_len"],
+    results = search_all(truths, _frag(p, spec), p[size_key], p[n_key],
+                         verify_len=verify_length(p, len(truths[0][1]), p[n_key]),
                          max_behaviours=p["max_behaviours"])
     return dict(zip(names, results))
+
+
+def verify_length(p, k, n):
+    """Where a found program is checked exactly: verify_len is the binary length; other alphabets get the
+    same string count (3^20 ternary strings would never finish), and always longer strings than the
+    sample's (checking at length <= n would pass every found program vacuously)."""
+    return max(length_for(k, p["verify_len"]), n + 1)
 
 
 def result(p, key, name):
@@ -309,7 +317,8 @@ THEOREM = Theorem(
         Param("occam_parity_size", int, 10, "largest size of the Occam run on PARITY", min=1, max=14),
         Param("max_modulus", int, 2, "largest modulus of periodic leaves", min=1, max=6),
         Param("max_offset", int, 1, "largest local offset", min=0, max=4),
-        Param("verify_len", int, 14, "exact verification length of found programs", min=1, max=20),
+        Param("verify_len", int, 14, "exact verification length of found programs (binary; other "
+              "alphabets: the same string count; always beyond the sample length)", min=1, max=20),
         Param("max_behaviours", int, 400_000, "kept behaviours per sort (memory bound)", min=1000,
               max=5_000_000),
     )),
