@@ -14,7 +14,7 @@ from ..errors import InputError
 from . import analysis, comm
 from .interp import evaluate
 from .parser import load
-from .truth import DFA, LIBRARY, GroundTruth, Regex, exhaustive_check
+from .truth import LIBRARY, GroundTruth, Regex, exhaustive_check, load_dfa
 from .vector import accepts_prefixes, max_length
 
 
@@ -62,10 +62,7 @@ def _truth(spec: str, alphabet: tuple[str, ...]) -> GroundTruth:
         path = Path(spec)
         if not path.is_file():
             raise InputError("--against", "regex:PATTERN, library:NAME or an existing DFA JSON file", spec)
-        try:
-            truth = DFA.from_json(path.read_text())
-        except UnicodeDecodeError:
-            raise InputError("--against", "a UTF-8 JSON file", spec) from None
+        truth = load_dfa(path)  # bounded, non-blocking read; strict JSON
     if truth.alphabet != alphabet:
         raise InputError("--against", f"a ground truth over the program's alphabet {list(alphabet)}",
                          list(truth.alphabet))

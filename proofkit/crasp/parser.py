@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import InputError
 from .builder import MAX_OPS, Expr, Sugar
 from .ir import Program
 from .lexer import (
@@ -445,12 +444,10 @@ def parse(text: str, name: str = "") -> Program:
 
 
 def load(path: str | Path) -> Program:
-    """Read and parse a program file (UTF-8); the program's name is the file's stem."""
+    """Read and parse a program file (UTF-8); the program's name is the file's stem. The read is bounded
+    (a regular file of at most 4 x MAX_CHARS bytes, refused without blocking otherwise: /dev/zero and
+    FIFOs are input errors, not hangs)."""
+    from .. import safejson
+
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or type(exc).__name__
-        got = Plain(f"{str(p)!r} ({reason})")
-        raise InputError("program file", "a readable UTF-8 text file", got) from None
-    return parse(text, p.stem)
+    return parse(safejson.read_text(p, "program file", 4 * MAX_CHARS), p.stem)
