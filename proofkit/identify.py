@@ -306,7 +306,8 @@ def show_as_written(expr: sp.Basic) -> str:
                         for m in mats)
         if coeff == 1:
             return body
-        return f"-{body}" if coeff == -1 else f"{sp.sstr(coeff)}*{body}"
+        text = f"({sp.sstr(coeff)})" if coeff.is_Add else sp.sstr(coeff)  # (c + 1)*X, not c + 1*X
+        return f"-{body}" if coeff == -1 else f"{text}*{body}"
     if isinstance(expr, MatAdd):
         text = show_as_written(expr.args[0])
         for term in expr.args[1:]:

@@ -369,3 +369,16 @@ def test_identity_of_symbolic_size_is_sized_by_its_context():
     assert (evaluate(sp.MatMul(X, Identity(n), evaluate=False), env) == env["X"]).all()
     with pytest.raises(Undefined):
         evaluate(Identity(n), env)
+
+
+def test_compound_scalar_coefficients_are_parenthesised():
+    """(c + 1)*X printed as 'c + 1*X' read as c + X (found by mutmut, docs/mutation.md)."""
+    import sympy as sp
+
+    from proofkit.identify import show_as_written
+
+    c, n = sp.Symbol("c"), sp.Symbol("n")
+    X, Y = sp.MatrixSymbol("X", n, n), sp.MatrixSymbol("Y", n, n)
+    assert show_as_written((c + 1) * X) == "(c + 1)*X"
+    assert "(-c - 1)*Y" in show_as_written(X - (c + 1) * Y)
+    assert show_as_written(2 * X) == "2*X"
