@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import record, registry, report
+from . import record, registry, report, workguard
 from .atomic import prepare_folder
 from .errors import InputError
 from .record import RecordWriteError
@@ -47,6 +47,24 @@ def _seed(text: str) -> int:
     return value
 
 
+def _max_work(text: str) -> int:
+    try:
+        return workguard.parse_cap(text, "--max-work")
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+MAX_WORK_HELP = (f"refuse work estimated above this many units (about 1.5 ns each; default "
+                 f"{workguard.DEFAULT_MAX_WORK:.0e}, also ${workguard.ENV}); see proofkit/workguard.py")
+
+
+def add_max_work(s: argparse.ArgumentParser, top: bool = False) -> None:
+    """--max-work, accepted before or after the subcommand (a subcommand's default never hides the
+    top-level value)."""
+    s.add_argument("--max-work", type=_max_work, default=None if top else argparse.SUPPRESS,
+                   metavar="UNITS", help=MAX_WORK_HELP)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # bad usage is bad input: one line, exit 2
         print(f"proofkit: error: {message}", file=sys.stderr)
@@ -58,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--theorems", action="append", default=[], metavar="DIR",
                    help=f"a folder of your own theorem files, added to the built-in ones (repeatable; "
                         f"also ${registry.ENV}, os.pathsep-separated); see docs/user_theorems.md")
+    add_max_work(p, top=True)
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     s = sub.add_parser("list", help="the encoded theorems")
     s.add_argument("--json", action="store_true")
@@ -71,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"working decimal digits, {MIN_DPS}..{MAX_DPS} (default {MIN_DPS})")
         s.add_argument("--seed", type=_seed, default=0)
         s.add_argument("--json", action="store_true")
+        add_max_work(s)
 
     s = sub.add_parser("check", help="decide every claim of a theorem (or --all)")
     s.add_argument("id", nargs="?")
@@ -92,12 +112,14 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("report", help="the paper tables reproduced row by row (theorems *.TAB*)")
     s.add_argument("ids", nargs="*")
     s.add_argument("--json", action="store_true")
+    add_max_work(s)
     from .crasp.cli import add_commands
 
-    add_commands(sub, _Parser)
+    add_commands(sub, _Parser, add_max_work)
     s = sub.add_parser("replay", help="recompute a counterexample record")
     s.add_argument("file")
     s.add_argument("--json", action="store_true")
+    add_max_work(s)
     return p
 
 
@@ -192,8 +214,9 @@ def cmd_scan(args: argparse.Namespace) -> int:
     base = thm.params.parse_sets(args.set)
     if args.param in base:
         raise InputError("--set", f"no --set {args.param} (it is the scanned parameter)", args.param)
+    out_dir = prepare_folder(args.out, "--out", create=True) if args.out else None  # before the scan
     res = scan(thm, args.param, values, base, dps=args.dps, seed=args.seed, search=not args.no_search,
-               out_dir=Path(args.out) if args.out else None)
+               out_dir=out_dir)
     _emit(args, res.as_dict(), report.scan_text(res))
     return 0
 
@@ -233,7 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp,
                "report": cmd_report}[args.cmd]
     try:
-        with registry.using(args.theorems):
+        cap = args.max_work if args.max_work is not None else workguard.max_work()
+        with registry.using(args.theorems), workguard.work_cap(cap):
             return handler(args)
     except InputError as exc:
         print(f"proofkit: bad input: {exc}", file=sys.stderr)

@@ -101,3 +101,20 @@ def test_scan_engine_undefined_is_inconclusive(monkeypatch):
     (row,) = res.rows
     assert row.status == U and "2x3" in row.reason and row.search is None
     assert res.threshold is None and not res.searched
+
+
+@pytest.mark.parametrize("out", ["/dev/null", "{tmp}/file", "{tmp}/file/sub"])
+def test_scan_out_is_checked_before_the_scan(capsys, tmp_path, monkeypatch, out):
+    """A bad --out is exit 2 before any work (issue 10): the scan itself must never start."""
+    from proofkit import scan as scan_module
+    from proofkit.testing import run_cli
+
+    (tmp_path / "file").write_text("x")
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the scan ran before --out was checked")
+
+    monkeypatch.setattr(scan_module, "scan", boom)
+    code, out_text, err = run_cli(capsys, "scan", "AM24.T4", "--param", "T", "--values", "1",
+                                  "--out", out.format(tmp=tmp_path))
+    assert code == 2 and out_text == "" and err.startswith("proofkit: bad input: --out: ")

@@ -18,7 +18,7 @@ from .truth import LIBRARY, GroundTruth, Regex, exhaustive_check, load_dfa
 from .vector import accepts_prefixes, max_length
 
 
-def add_commands(sub: Any, parser_class: type) -> None:
+def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
     c = sub.add_parser("crasp", help="C-RASP programs: eval, check, compile, rows")
     cs = c.add_subparsers(dest="crasp_cmd", required=True, parser_class=parser_class)
     s = cs.add_parser("eval", help="the value of every operation at every prefix of a string")
@@ -41,6 +41,8 @@ def add_commands(sub: Any, parser_class: type) -> None:
     s.add_argument("program")
     s.add_argument("--N", type=int, required=True, dest="N")
     s.add_argument("--json", action="store_true")
+    for name in ("eval", "check", "compile", "rows"):
+        add_max_work(cs.choices[name])
 
 
 def _len(value: int, field: str, limit: int) -> int:
@@ -84,7 +86,8 @@ def run(args: argparse.Namespace) -> tuple[int, Any, str]:
     if args.crasp_cmd == "check":
         n = _len(args.max_len, "--max-len", 24)
         truth = _truth(args.against, program.alphabet)
-        bad = exhaustive_check(lambda X: accepts_prefixes(program, X), truth, len(program.alphabet), n)
+        bad = exhaustive_check(lambda X: accepts_prefixes(program, X), truth, len(program.alphabet), n,
+                               per_cell=len(program.ops) + 1, field="--max-len")
         summary = analysis.summary(program)
         obj = {"program": args.program, "against": args.against, "max_len": n, "agrees": bad is None,
                "disagreement": None if bad is None else bad.text(program.alphabet),
@@ -132,7 +135,7 @@ def _compile(program: Any, args: argparse.Namespace) -> tuple[int, Any, str]:
 
     n = _len(args.check_len, "--check-len", 16)
     network = compile_program(program)
-    mismatch = check_against(network, reference(program), n, args.precision)
+    mismatch = check_against(network, reference(program), n, args.precision, field="--check-len")
     if args.out:  # atomic (temp file, fsync, rename); a folder, device or unwritable path is exit 2
         from ..atomic import write_file
 

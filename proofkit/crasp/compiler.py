@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .. import workguard
 from .analysis import count_bounds, period, validate
 from .ir import Op, Program
 from .network import MLP, Head, Layer, Mat, Network, Stepper, run
@@ -89,12 +90,14 @@ class _Builder:
     masked: dict[str, int] = field(default_factory=dict)
     bounds: dict[str, int] = field(default_factory=dict)
     delta: int = 1
+    index: dict[str, int] = field(default_factory=dict)
 
     def dim(self, name: str) -> int:
         """Index of a named dim, allocating it on first use."""
-        if name not in self.dims:
+        if name not in self.index:
+            self.index[name] = len(self.dims)
             self.dims.append(name)
-        return self.dims.index(name)
+        return self.index[name]
 
     def layer(self, heads: Sequence[_HeadSpec] = (), units: Sequence[_Unit] = ()) -> None:
         """Append one transformer layer."""
@@ -274,15 +277,13 @@ def _preamble(b: _Builder, program: Program, delta: int) -> None:
 def _positional_block(b: _Builder, program: Program, delta: int) -> list[dict[int, Fraction]]:
     """p_0..p_{Delta-1}: naive = the periodic predicates' values, robust = one-hot of i mod Delta."""
     block: list[dict[int, Fraction]] = []
+    pos = [(c, name.split(":")) for c, name in enumerate(b.dims) if name.startswith("pos:")]
     for i in range(delta):
         vec: dict[int, Fraction] = {}
-        for name in b.dims:
-            parts = name.split(":")
-            if parts[0] != "pos":
-                continue
+        for c, parts in pos:
             hit = (i % int(parts[1]) == int(parts[2])) if len(parts) == 3 else (i == int(parts[1]))
             if hit:
-                vec[b.dims.index(name)] = _f(1)
+                vec[c] = _f(1)
         block.append(vec)
     return block
 
@@ -327,6 +328,11 @@ def compile_program(program: Program, **variant_knobs: object) -> Network:
     validate(program)
     variant = Variant(**variant_knobs)  # type: ignore[arg-type]
     delta = period(program)
+    robust = variant.periodic_encoding == "robust"
+    periodic = sum(op.kind == "periodic" for op in program.ops) if robust else 0
+    width = len(program.alphabet) + 3 + (3 * delta if robust and periodic else 0) + 3 * len(program.ops)
+    workguard.guard("program", workguard.compilation(delta, periodic, width),
+                    lower="the period Delta (the lcm of the mod moduli)")
     b = _Builder(variant, bounds=count_bounds(program), delta=delta)
     _preamble(b, program, delta)
     for op in program.ops:
@@ -462,7 +468,10 @@ def smallest_failure(net: Network, reference: Reference, max_len: int = 8, preci
                      family: Iterable[Sequence[str]] | None = None) -> Mismatch | None:
     """Smallest word (by length, then alphabet order) whose verdict at its own length N = n + 1 differs from
     the reference, enumerating Sigma^{<=max_len} (prefix-tree DFS when the network is length-independent) or
-    only the words of ``family``; None when every word agrees."""
+    only the words of ``family``; None when every word agrees. Enumerations are estimated and refused
+    above the work cap first (InputError naming max_len)."""
+    if family is None:
+        workguard.guard("max_len", run_work(net, max_len))
     if family is not None:
         for w in sorted((tuple(x) for x in family), key=lambda x: _sort_key(net, x)):
             got = run(net, net.encode(w), precision, offset)[-1]
@@ -476,16 +485,28 @@ def smallest_failure(net: Network, reference: Reference, max_len: int = 8, preci
                             family=words(net.alphabet, max_len))
 
 
+def run_work(net: Network, max_len: int) -> workguard.Work:
+    """The estimated work of running ``net`` on every string up to max_len (:mod:`proofkit.workguard`)."""
+    heads = sum(len(lay.heads) for lay in net.layers)
+    nonzeros = sum(len(h.K.entries) + len(h.Q.entries) + len(h.V.entries) + len(h.phi)
+                   for lay in net.layers for h in lay.heads)
+    nonzeros += sum(len(lay.mlp.A.entries) + len(lay.mlp.B.entries) for lay in net.layers if lay.mlp)
+    return workguard.network_run(len(net.alphabet), max_len, nonzeros + len(net.U.entries), heads,
+                                 net.length_independent())
+
+
 def check_against(program: Program | Network, reference_prefix_fn: Reference, max_len: int,
-                  precision: str = "exact", offset: int | None = None,
+                  precision: str = "exact", offset: int | None = None, field: str = "max_len",
                   **variant_knobs: object) -> Mismatch | None:
     """Run the compiled network on every word up to max_len and compare with the reference at every prefix.
 
     Each word is run at its own length N = n + 1 and all its positions 0..n are compared (position k < n is
     then w[:k] inside a longer context; w[:k] is also enumerated on its own). Length-independent networks use
-    a prefix-tree DFS, where both readings coincide. Returns the first mismatch or None.
+    a prefix-tree DFS, where both readings coincide. Returns the first mismatch or None. The work is
+    estimated first and refused above the cap (InputError naming ``field``, :mod:`proofkit.workguard`).
     """
     net = program if isinstance(program, Network) else compile_program(program, **variant_knobs)
+    workguard.guard(field, run_work(net, max_len))
     if net.length_independent():
         return _trie_failures(net, reference_prefix_fn, max_len, precision, offset)
     for w in words(net.alphabet, max_len):

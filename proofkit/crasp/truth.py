@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from proofkit import safejson
+from proofkit import safejson, workguard
 from proofkit.errors import InputError
 
 PrefixFn = Callable[[np.ndarray], np.ndarray]
@@ -607,12 +607,14 @@ def _better(new: Disagreement | None, old: Disagreement | None) -> bool:
 
 
 def exhaustive_check(f_prefixes: Any, truth: Any, alphabet_size: int, max_len: int,
-                     chunk: int = 1 << 16) -> Disagreement | None:
+                     chunk: int = 1 << 16, per_cell: int = 1, field: str = "max_len") -> Disagreement | None:
     """Compare on all strings of length <= max_len; return the shortest, then lexicographically least,
     disagreeing string, or None. Strings of length max_len are evaluated at every prefix, which covers
-    all shorter strings."""
+    all shorter strings. The work (strings x positions x ``per_cell`` operations of both sides) is
+    estimated first and refused above the cap (InputError naming ``field``, :mod:`proofkit.workguard`)."""
     if max_len < 0:
         raise InputError("max_len", "an integer >= 0", max_len)
+    workguard.guard(field, workguard.enumeration(alphabet_size, max_len, per_cell))
     f, t = as_prefix_fn(f_prefixes, "f_prefixes"), as_prefix_fn(truth, "truth")
     best: Disagreement | None = None
     for X in iter_string_chunks(alphabet_size, max_len, chunk):
