@@ -115,3 +115,28 @@ def test_record_fractions_are_plain_ascii_integers(bad):
 
 def test_record_fraction_accepted():
     assert check_number("-123/456", "learned_params[0]") == "-123/456"
+
+
+def test_two_lengths_keep_the_fits_null_vectors():
+    """T = 2 with a singular B: f's Markov parameters share B's null vector z, and a fit on the stratum
+    (B~ z = 0, through an extra state row w with w z = 0 in thirds and sixths that rounding breaks) must
+    give an exact learner whose B~ still annihilates z exactly: the null vectors are kept for every
+    T >= 2, not only T >= 3 (the mutmut survivor `T > 1` -> `T > 2` in exact_learner)."""
+    Bs = sp.Matrix([[1, 2], [sp.Rational(1, 2), 1]])               # rank one, null vector z = (2, -1)
+    Ae, Le = sp.Matrix([[3, 1], [1, 2]]), sp.Matrix([[sp.Rational(1, 2), 0], [1, sp.Rational(1, 3)]])
+    z = sp.Matrix([2, -1])
+    true_theta = [str(v) for M in (Ae, Le, Bs) for v in M]
+    targets = _fractions(_markov_exact(TRUE, true_theta, 2))
+    w = sp.Matrix([[sp.Rational(1, 3), sp.Rational(2, 3)]])          # w z = 0 exactly
+    At = Ae.row_join(sp.zeros(2, 1))
+    Lt = Le.row_join(sp.zeros(2, 1)).col_join(sp.Matrix([[0, 0, sp.Rational(1, 7)]]))
+    Bt = Bs.col_join(w)
+    assert (Bt * z).is_zero_matrix
+    with mp.workdps(60):
+        theta = np.array([mp.mpf(sp.Float(v, 70)) for M in (At, Lt, Bt) for v in M], dtype=object)
+        q = exact_learner(LinearRecurrence(2, 3, 2), theta, targets, 6)
+    assert q is not None
+    Bq = sp.Matrix(3, 2, [sp.Rational(v.numerator, v.denominator) for v in q[-6:]])
+    assert (Bq * z).is_zero_matrix, "the exact learner left the fit's singular stratum"
+    Mh = _markov_exact(LinearRecurrence(2, 3, 2), [str(v) for v in q], 2)
+    assert all((Mh[j] - _markov_exact(TRUE, true_theta, 2)[j] == 0).all() for j in range(2))
