@@ -97,10 +97,16 @@ def load_all(extra: Sequence[str | Path] = ()) -> dict[str, Theorem]:
     removed or edited is seen at once and an unchanged one is imported once. No theorem at all is bad
     input (a folder named by mistake must not pass as an empty, all-clear table)."""
     roots = folders(extra)
-    found = dict(_load(tuple(_files(root) for root in roots)))
+    files = tuple(_files(root) for root in roots)
+    found = dict(_load(files))
     if not found:
         raise InputError("theorems folder", "at least one theorem file defining THEOREM",
                          "none in " + ", ".join(str(r) for r in roots))
+    builtin = builtin_dir()
+    for root, keys in zip(roots, files):  # a user's folder that adds nothing is a folder named by mistake
+        if (builtin is None or root != builtin.resolve()) and not any(_load_file(k) for k in keys):
+            raise InputError("theorems folder", "a folder with at least one theorem file defining THEOREM",
+                             f"none in {root}")
     return found
 
 

@@ -114,3 +114,20 @@ def test_empty_theorem_set_is_bad_input(capsys, monkeypatch, tmp_path):
     monkeypatch.delenv(registry.ENV)
     code, _, err = run(capsys, "list")
     assert code == 2 and "none found" in err
+
+
+@pytest.mark.parametrize("how", ["env", "cli"])
+def test_a_named_folder_without_theorems_is_bad_input_beside_the_builtins(capsys, monkeypatch, tmp_path, how):
+    """A folder the user names that adds no theorem (empty, or only helpers) is a folder named by mistake:
+    exit 2 naming it, even though the built-in theorems alone would make a full table."""
+    empty = tmp_path / "mine"
+    empty.mkdir()
+    (empty / "helper.py").write_text("X = 1\n")
+    argv = ["check", "--all"]
+    if how == "env":
+        monkeypatch.setenv(registry.ENV, str(empty))
+    else:
+        argv = ["--theorems", str(empty)] + argv
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and str(empty.resolve()) in err
+    assert err.startswith("proofkit: bad input: theorems folder: expected a folder with at least one theorem")
