@@ -185,8 +185,17 @@ def solve_linear(symbol: MatrixSymbol, equations: list[tuple[sp.Basic, sp.Basic,
     return Solved(value, res, "least squares over the equations it enters")
 
 
+#: discrete groups a solved element is projected onto (``signed permutation`` = ``signed-permutation``)
+GROUPS = ("GL", "diagonal", "permutation", "signed-permutation", "signed permutation")
+
+
 def project(value: np.ndarray, group: str) -> np.ndarray:
-    """Nearest element of a discrete group (permutation, signed permutation, diagonal)."""
+    """Nearest element of a discrete group (permutation, signed permutation, diagonal).
+
+    Permutations: the assignment problem on |entries| (``scipy.optimize.linear_sum_assignment``, the
+    support pattern of largest total magnitude), never a threshold on single entries; the result is an
+    exact 0/1 (or 0/+-1, sign of the assigned entry) matrix of mpf, so relations naming it are decided
+    with the exact group element and only the fit's own error in their residuals."""
     if group == "GL":
         return value
     if group == "diagonal":
@@ -194,18 +203,40 @@ def project(value: np.ndarray, group: str) -> np.ndarray:
         for i in range(value.shape[0]):
             out[i, i] = value[i, i]
         return out
-    if group not in ("permutation", "signed permutation"):
-        raise ValueError(f"unknown group {group!r}: expected GL, diagonal, permutation, "
-                         "signed permutation")
+    if group not in GROUPS:
+        raise ValueError(f"unknown group {group!r}: expected one of {', '.join(GROUPS)}")
+    if value.ndim != 2 or value.shape[0] != value.shape[1]:
+        raise Undefined(f"a {group} matrix is square; the estimate is {value.shape[0]}x{value.shape[1]}")
     from scipy.optimize import linear_sum_assignment
 
-    mags = np.vectorize(lambda v: float(abs(v)))(value)
+    mags = np.vectorize(lambda v: float(abs(v)), otypes=[float])(value)
     rows, cols = linear_sum_assignment(-mags)  # the support pattern of largest total magnitude
     out = np.full(value.shape, mp.mpf(0), dtype=object)
     for i, j in zip(rows, cols):
         sign = 1 if (group == "permutation" or value[i, j] >= 0) else -1
         out[i, j] = mp.mpf(sign)
     return out
+
+
+def describe_element(value: np.ndarray) -> str:
+    """A 0/+-1 matrix in words: ``identity``, ``swap`` (2x2), else the image of each unit with its sign
+    (``e0->-e1, e1->e0``: column j has its non-zero entry in row i). Other matrices: their entries."""
+    n = value.shape[0] if value.ndim == 2 else 0
+    entries = [[int(v) if v in (-1, 0, 1) else None for v in row] for row in value.tolist()]
+    if n == 0 or value.shape[1] != n or any(v is None for row in entries for v in row):
+        return "[" + ", ".join("[" + ", ".join(mp.nstr(v, 6) for v in row) + "]"
+                               for row in value.tolist()) + "]"
+    cols = []
+    for j in range(n):
+        hits = [(i, entries[i][j]) for i in range(n) if entries[i][j]]
+        if len(hits) != 1:
+            return str(entries)
+        cols.append(hits[0])
+    if all(i == j and s == 1 for j, (i, s) in enumerate(cols)):
+        return "identity"
+    if n == 2 and all(i != j and s == 1 for j, (i, s) in enumerate(cols)):
+        return "swap"
+    return ", ".join(f"e{j}->{'-' if s < 0 else ''}e{i}" for j, (i, s) in enumerate(cols))
 
 
 # ----------------------------------------------------------------------------- canonical form, printing

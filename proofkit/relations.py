@@ -27,10 +27,10 @@ import numpy as np
 import sympy as sp
 
 from . import certify
-from .backend import ARB, MP
+from .backend import ARB, MP, mp_abs_max
 from .certify_features import token_relation_bound
 from .certify_states import StatesOutcome, guard_digits, states_relation_bound
-from .identify import Env, Undefined, evaluate, find_erratum, project, solve_linear
+from .identify import Env, Undefined, describe_element, evaluate, find_erratum, project, solve_linear
 from .problem import Problem
 from .spec import Relation, Theorem
 from .support import corner_sequences
@@ -119,8 +119,13 @@ def solve_groups(theorem: Theorem, problem: Problem, theta: np.ndarray, env: dic
             eqs = [(lhs, rhs, domain_envs(theorem, problem, theta, MP, env, domain(problem, over, rng)))
                    for lhs, rhs, over in g.equations]
             shape = (int(g.symbol.shape[0].subs(dims)), int(g.symbol.shape[1].subs(dims)))
-            env[name] = project(solve_linear(g.symbol, eqs, shape).value, g.group)
+            estimate = solve_linear(g.symbol, eqs, shape).value
+            env[name] = project(estimate, g.group)
             how[name] = f"{name} solved by least squares in {g.group}"
+            if g.group not in ("GL", "diagonal"):
+                how[name] += (f": {name} = {describe_element(env[name])} (assignment on |entries|, exact "
+                              f"0/+-1 entries; the estimate is {fmt(mp_abs_max(estimate - env[name]))} "
+                              "from it)")
         except (Undefined, ZeroDivisionError) as exc:
             how[name] = f"{name} undefined: {exc}"
     return how

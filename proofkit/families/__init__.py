@@ -3,5 +3,6 @@
 from .base import Family
 from .deepsets import DeepSets
 from .linrec import LinearRecurrence
+from .rnn import VanillaRNN
 
-__all__ = ["Family", "DeepSets", "LinearRecurrence"]
+__all__ = ["Family", "DeepSets", "LinearRecurrence", "VanillaRNN"]

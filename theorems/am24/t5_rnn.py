@@ -1,0 +1,299 @@
+"""AM24.T5: a vanilla RNN (Assumption 6: h_t = sigma(Lam h_{t-1} + B x_t), output sigma(A h_t), A, Lam, B
+square invertible, sigma = sigmoid), trained on lengths <= T (T >= 2), length- and compositionally
+generalizes; the proof identifies A~ = A Pi, B~ = Pi^T B, Lam~ = Pi^T Lam Pi for a permutation Pi
+(Ahuja & Mansouri, Theorem 5 and its proof, eqs. 46-58).
+
+Pi is estimated from A~ = A Pi (least squares, i.e. A^-1 A~) and projected onto the permutations (P) and,
+separately, onto the signed permutations (S) by an assignment problem; every relation is then decided
+with that exact 0/+-1 matrix. For an odd sigma (tanh) a unit may also flip sign (tanh(-z) = -tanh(z)), so
+which of the two forms holds is left to the fit.
+"""
+
+import numpy as np
+import sympy as sp
+from sympy import Eq, MatrixSymbol, Symbol
+
+from proofkit.families import VanillaRNN
+from proofkit.instances import seeded_matrix, spectral_shrink, with_rank_drop
+from proofkit.params import Param, ParamSpace, param_T
+from proofkit.spec import (
+    Assumption,
+    Generalization,
+    GroupElement,
+    PaperRef,
+    Relation,
+    Setup,
+    SymbolicStep,
+    Theorem,
+)
+from proofkit.support import SUPPORTS, Support
+from proofkit.verdict import Verdict
+
+n = Symbol("n")
+At, Lt, Bt = MatrixSymbol("At", n, n), MatrixSymbol("Lt", n, n), MatrixSymbol("Bt", n, n)
+A, L, B = MatrixSymbol("A", n, n), MatrixSymbol("L", n, n), MatrixSymbol("B", n, n)
+P = MatrixSymbol("P", n, n)  # projected onto the permutations
+S = MatrixSymbol("S", n, n)  # projected onto the signed permutations
+ht, h = MatrixSymbol("ht", n, 1), MatrixSymbol("h", n, 1)
+
+# INST-RNN-1, the default 2x2 true model
+INST = {"A": [[1.5, -0.7], [0.4, 1.2]], "Lam": [[0.6, -0.8], [0.5, 0.3]], "B": [[2.0, 0.5], [-1.0, 1.5]]}
+ACTIVATIONS = ("sigmoid", "tanh", "softplus", "relu")
+
+
+def true_params(p):
+    size = p["n"]
+    if size == 2:
+        mats = {k: np.array(v) for k, v in INST.items()}
+    else:
+        mats = {"A": seeded_matrix(10 + size, (size, size), 1.5),
+                "Lam": spectral_shrink(seeded_matrix(20 + size, (size, size))),
+                "B": seeded_matrix(30 + size, (size, size), 2.0)}
+    if p["true_A"] == "singular":
+        mats["A"] = with_rank_drop(mats["A"], axis=1)
+    return [repr(float(v)) for key in ("A", "Lam", "B") for v in np.ravel(mats[key])]
+
+
+# ----------------------------------------------------------------------------- sympy steps
+sigma = sp.Function("sigma")
+s_, y = sp.symbols("s y", real=True)
+PI3 = sp.Matrix([[0, 0, 1], [1, 0, 0], [0, 1, 0]])  # a 3-cycle: no fixed unit
+SWAP = sp.Matrix([[0, 1], [1, 0]])
+
+
+def _sym(name, rows=3, cols=3):
+    return sp.Matrix(rows, cols, lambda r, c: sp.Symbol(f"{name}{r}{c}", real=True))
+
+
+def _vec(name, size=3):
+    return sp.Matrix([sp.Symbol(f"{name}{i}", real=True) for i in range(size)])
+
+
+def _sigmoid(z):
+    return 1 / (1 + sp.exp(-z))
+
+
+def _map(f, M):
+    return M.applyfunc(f)
+
+
+def permutation_commutes():
+    """S1: Pi sigma(Pi^T z) = sigma(z) and the base case (55) A Pi sigma(Pi^T B x) = A sigma(B x)."""
+    z, x, Ag, Bg = _vec("z"), _vec("x"), _sym("a"), _sym("b")
+    return [PI3 * _map(sigma, PI3.T * z) - _map(sigma, z),
+            Ag * PI3 * _map(sigma, PI3.T * Bg * x) - Ag * _map(sigma, Bg * x)]
+
+
+def induction_step(shift=1):
+    """S2, (58): with A~ = A Pi, Lam~ = Pi^T Lam Pi, B~ = Pi^T B and h~_k = Pi^T h_k,
+    A~ sigma(Lam~ h~_k + B~ x_{k+shift}) - A h_{k+1}, where h_{k+1} = sigma(Lam h_k + B x_{k+1})."""
+    Ag, Lg, Bg = _sym("a"), _sym("l"), _sym("b")
+    hk, x_next, x_now = _vec("h"), _vec("x"), _vec("w")
+    x_used = x_next if shift == 1 else x_now
+    f = sigma if shift == 1 else _sigmoid
+    if shift != 1:  # the printed index, with a concrete sigma (so a point can certify a non-zero)
+        Ag, Lg, Bg, hk, x_next, x_used = (M[:2, :2] if M.shape[1] > 1 else M[:2, :]
+                                          for M in (Ag, Lg, Bg, hk, x_next, x_used))
+        Pi = SWAP
+    else:
+        Pi = PI3
+    lhs = Ag * Pi * _map(f, Pi.T * Lg * Pi * (Pi.T * hk) + Pi.T * Bg * x_used)
+    return lhs - Ag * _map(f, Lg * hk + Bg * x_next)
+
+
+def printed_58():
+    """(58) as printed, x_k in place of x_{k+1}: A~ sigma(Lam~ h~_k + B~ x_k) = A h_{k+1} (sigmoid, n = 2)."""
+    return induction_step(shift=0)
+
+
+def sigma_through_52():
+    """(52): A Pi sigma(Lam~ Pi^T sigma(B x1) + Pi^T B x2) = A sigma(Pi Lam~ Pi^T sigma(B x1) + B x2) for a
+    generic Lam~ (unrelated to Lam), and Pi^T (Pi Lam~ Pi^T) Pi = Lam~: so (53) with Pi Lam~ Pi^T = Lam
+    gives Lam~ = Pi^T Lam Pi."""
+    Ag, Bg, Lh = _sym("a"), _sym("b"), _sym("m")
+    x1, x2 = _vec("x"), _vec("w")
+    h1 = _map(sigma, Bg * x1)
+    lhs = Ag * PI3 * _map(sigma, Lh * PI3.T * h1 + PI3.T * Bg * x2)
+    return [lhs - Ag * _map(sigma, PI3 * Lh * PI3.T * h1 + Bg * x2), PI3.T * (PI3 * Lh * PI3.T) * PI3 - Lh]
+
+
+def printed_53():
+    """(53) as printed: the right side of (52) with Pi Lam Pi^T in place of Pi Lam~ Pi^T (sigmoid, n = 2,
+    Pi = swap, generic Lam, Lam~): A sigma(Pi Lam~ Pi^T sigma(B x1) + B x2) - A sigma(Pi Lam Pi^T ...)."""
+    Ag, Bg, Lg, Lh = _sym("a", 2, 2), _sym("b", 2, 2), _sym("l", 2, 2), _sym("m", 2, 2)
+    x1, x2 = _vec("x", 2), _vec("w", 2)
+    h1 = _map(_sigmoid, Bg * x1)
+    return (Ag * _map(_sigmoid, SWAP * Lh * SWAP.T * h1 + Bg * x2)
+            - Ag * _map(_sigmoid, SWAP * Lg * SWAP.T * h1 + Bg * x2))
+
+
+def hypothesis_56(printed=False):
+    """(56): A~ h~_j = A h_j under A~ = A Pi, h~_j = Pi^T h_j (n = 2, Pi = swap); as printed, A~ h_j."""
+    Ag, hj = _sym("a", 2, 2), _vec("h", 2)
+    return Ag * SWAP * (hj if printed else SWAP.T * hj) - Ag * hj
+
+
+def scalar_lemma():
+    """S3: sigma(v y) = u sigma(y) (sigmoid) on an interval forces u = v = 1. Cross-multiplied it is
+    g(y) = 1 + e^-y - u - u e^(-v y) = 0; g' + g'' = u v (1 - v) e^(-v y), so g' = g'' = 0 gives u = 0,
+    v = 0 or v = 1; u = 0 or v = 0 leaves g' = -e^-y != 0; v = 1 leaves g' = (u - 1) e^-y, so u = 1; and
+    u = v = 1 solves g = 0. Each identity below is one of these steps."""
+    u, v = sp.symbols("u v", real=True)
+    g = 1 + sp.exp(-y) - u - u * sp.exp(-v * y)
+    g1, g2 = sp.diff(g, y), sp.diff(g, y, 2)
+    cross = (_sigmoid(v * y) - u * _sigmoid(y)) * (1 + sp.exp(-v * y)) * (1 + sp.exp(-y)) - g
+    return [cross, g1 + g2 - u * v * (1 - v) * sp.exp(-v * y), g1.subs(u, 0) + sp.exp(-y),
+            g1.subs(v, 0) + sp.exp(-y), g1.subs(v, 1) - (u - 1) * sp.exp(-y), g.subs({u: 1, v: 1})]
+
+
+def tanh_signs():
+    """For tanh, u = v = -1 also solves sigma(v y) = u sigma(y): tanh(-y) = -tanh(y), so a hidden unit may
+    flip sign (signed permutations); for sigmoid it does not: sigmoid(-y) + sigmoid(y) = 1, not 0."""
+    return [sp.tanh(-y) + sp.tanh(y), _sigmoid(-y) + _sigmoid(y) - 1]
+
+
+def mixed_partial(printed=False):
+    """S4: d^2 sigma(v1 y1 + v2 y2) / dy1 dy2 = v1 v2 sigma''(s) (generic sigma), while
+    d^2 (u1 sigma(y1) + u2 sigma(y2)) / dy1 dy2 = 0; and sigmoid'' = sigma (1 - sigma)(1 - 2 sigma), zero
+    only where sigma = 1/2, i.e. s = 0. Printed (51): u1 u2 in place of v1 v2 (checked with sigmoid)."""
+    u1, u2, v1, v2, y1, y2 = sp.symbols("u1 u2 v1 v2 y1 y2", real=True)
+    arg = v1 * y1 + v2 * y2
+    if printed:
+        return sp.diff(_sigmoid(arg), y1, y2) - u1 * u2 * sp.diff(_sigmoid(s_), s_, 2).subs(s_, arg)
+    sg = _sigmoid(s_)
+    return [sp.diff(sigma(arg), y1, y2) - v1 * v2 * sp.diff(sigma(s_), s_, 2).subs(s_, arg),
+            sp.diff(u1 * sigma(y1) + u2 * sigma(y2), y1, y2),
+            sp.diff(sg, s_, 2) - sg * (1 - sg) * (1 - 2 * sg)]
+
+
+def polynomial_degree(printed=False):
+    """After (51): sigma^(p) = 0 on an interval makes sigma a polynomial of degree <= p - 1 there (p = 3):
+    the 3rd derivative of c0 + c1 s + c2 s^2 is 0; as printed, 'degree p', the 3rd derivative of a cubic
+    with c3 != 0 is 6 c3 != 0."""
+    c = sp.symbols("c0:4", real=True)
+    c3 = sp.Symbol("c3", real=True, nonzero=True)
+    q = c[0] + c[1] * s_ + c[2] * s_**2 + (c3 * s_**3 if printed else 0)
+    return sp.diff(q, s_, 3)
+
+
+THEOREM = Theorem(
+    id="AM24.T5",
+    title=("Vanilla RNN (sigmoid) generalizes; A~ = A Pi, B~ = Pi^T B, Lam~ = Pi^T Lam Pi for a "
+           "permutation Pi"),
+    paper=PaperRef("Ahuja & Mansouri 2024 (arXiv 2402.04875v1)", "Sec. 3 / App. A.2, Theorem 5, Assumption 6",
+                   "(46)-(58)", "ahuja2024provable"),
+    statement=sp.Implies(Eq(sp.Function("R")(sp.Symbol("T")), 0),
+                         Eq(sp.Function("h")(sp.Symbol("t")), sp.Function("f")(sp.Symbol("t")))),
+    params=ParamSpace((
+        param_T(2),
+        Param("activation", str, "sigmoid", "sigma in the recurrence and the readout", choices=ACTIVATIONS),
+        Param("n", int, 2, "token = hidden = output dimension", min=1, max=4),
+        Param("true_A", str, "invertible", "true readout", choices=("invertible", "singular")),
+        Param("support", str, "iid", "training support: iid U[0,1]^n tokens, cut cube (sum <= cut_frac*n*T) "
+              "or subspace (tokens (s, 0, ..., 0))", choices=SUPPORTS),
+        Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
+    )),
+    assumptions=(
+        Assumption("A6.sigmoid", "sigma is the sigmoid (recurrence and readout)",
+                   lambda p: p["activation"] == "sigmoid", {"activation": "relu"},
+                   note="tanh keeps length generalization with signed permutations (tanh is odd); "
+                        "`--set activation=tanh` shows it"),
+        Assumption("A6.A-invertible", "the true readout A is invertible",
+                   lambda p: p["true_A"] == "invertible", {"true_A": "singular"}),
+        Assumption("A2", "supp(X_1) has a non-empty interior (sigma(B x_1) spans an open set)",
+                   lambda p: p["support"] != "subspace", {"support": "subspace"}),
+        Assumption("T>=2", "labels up to length T >= 2", lambda p: p["T"] >= 2, {"T": 1}),
+    ),
+    setup=Setup(
+        learned=lambda p: VanillaRNN(p["n"], p["n"], p["n"], sigma=p["activation"]),
+        true=lambda p: VanillaRNN(p["n"], p["n"], p["n"], sigma=p["activation"]),
+        true_params=true_params,
+        support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"]),
+        learned_symbols={"A": At, "Lam": Lt, "B": Bt},
+        true_symbols={"A": A, "Lam": L, "B": B},
+        state_symbols=(ht, h),
+    ),
+    dims=(("n",),),
+    groups=(GroupElement(P, "permutation", equations=((At, A * P, "params"),)),
+            GroupElement(S, "signed-permutation", equations=((At, A * S, "params"),))),
+    claims=(
+        Generalization("length generalization", kind="length", source="Theorem 5"),
+        Generalization("compositional generalization", kind="compositional", source="Theorem 5"),
+        Relation("A~ = A P (P a permutation)", "identification", "proof of Thm 5, after (51)", At, A * P),
+        Relation("B~ = P^T B", "identification", "proof of Thm 5, after (51)", Bt, P.T * B),
+        Relation("Lam~ = P^T Lam P", "identification", "proof of Thm 5, after (53)", Lt, P.T * L * P),
+        Relation("h~_t = P^T h_t", "identification", "(57)", ht, P.T * h, over="states"),
+        Relation("A~ = A S (S a signed permutation)", "identification", "odd sigma: signs may flip",
+                 At, A * S),
+        Relation("B~ = S^T B", "identification", "odd sigma: signs may flip", Bt, S.T * B),
+        Relation("Lam~ = S^T Lam S", "identification", "odd sigma: signs may flip", Lt, S.T * L * S),
+        Relation("h~_t = S^T h_t", "identification", "odd sigma: signs may flip", ht, S.T * h, over="states"),
+        Relation("control: Lam~ = P^T Lam^T P (transposed)", "control", "deliberately false",
+                 Lt, P.T * L.T * P),
+        SymbolicStep("S1 permutations commute with elementwise sigma", "proof-step", "(55)",
+                     "Pi sigma(Pi^T z) = sigma(z) and A Pi sigma(Pi^T B x) = A sigma(B x) "
+                     "(generic sigma, Pi a 3-cycle, generic 3x3 A, B)", permutation_commutes),
+        SymbolicStep("S2 induction step (58), x_{k+1}", "proof-step", "(58)",
+                     "A~ sigma(Lam~ h~_k + B~ x_{k+1}) = A sigma(Lam h_k + B x_{k+1}) under A~ = A Pi, "
+                     "Lam~ = Pi^T Lam Pi, B~ = Pi^T B, h~_k = Pi^T h_k (generic sigma, Pi a 3-cycle)",
+                     induction_step),
+        SymbolicStep("S3 scalar lemma u = v = 1", "proof-step", "after (51)",
+                     "sigmoid(v y) = u sigmoid(y) <=> 1 + e^-y = u + u e^(-v y); with its first two "
+                     "y-derivatives this forces u = v = 1", scalar_lemma),
+        SymbolicStep("S4 mixed partial v1 v2 sigma''(s)", "proof-step", "(51)",
+                     "d^2 sigma(v1 y1 + v2 y2)/dy1 dy2 = v1 v2 sigma''(s), the right side's is 0, "
+                     "sigmoid'' = sigma(1 - sigma)(1 - 2 sigma) (zero only at s = 0)", mixed_partial),
+        SymbolicStep("S5 (52): Pi through sigma, then (53) gives Lam~", "proof-step", "(52)-(53)",
+                     "A Pi sigma(Lam~ Pi^T sigma(B x1) + Pi^T B x2) = "
+                     "A sigma(Pi Lam~ Pi^T sigma(B x1) + B x2), "
+                     "Pi^T (Pi Lam~ Pi^T) Pi = Lam~ (generic sigma, Lam~, Pi a 3-cycle)", sigma_through_52),
+        SymbolicStep("S6 (56) as corrected: A~ h~_j = A h_j", "proof-step", "(56)",
+                     "A~ h~_j = A h_j under A~ = A Pi, h~_j = Pi^T h_j (Pi = swap)", hypothesis_56),
+        SymbolicStep("S7 degree <= p - 1", "proof-step", "after (51)",
+                     "sigma^(p) = 0 for a polynomial of degree <= p - 1 (p = 3)", polynomial_degree),
+        SymbolicStep("tanh: signs may flip", "identification", "Assumption 6 (sigma = sigmoid)",
+                     "tanh(-y) = -tanh(y) (u = v = -1 solves the scalar lemma for tanh); "
+                     "sigmoid(-y) + sigmoid(y) = 1", tanh_signs),
+        SymbolicStep("(51) as printed: prod u_i", "identification", "(51)",
+                     "d^2 sigmoid(v1 y1 + v2 y2)/dy1 dy2 = u1 u2 sigmoid''(s)",
+                     lambda: mixed_partial(printed=True)),
+        SymbolicStep("degree p as printed", "identification", "after (51)",
+                     "sigma^(p) = 0 makes sigma a polynomial of degree p: the 3rd derivative of a cubic "
+                     "with c3 != 0 vanishes", lambda: polynomial_degree(printed=True)),
+        SymbolicStep("(53) as printed: Pi Lam Pi^T", "identification", "(53)",
+                     "the right side of (52) equals A sigma(Pi Lam Pi^T sigma(B x1) + B x2) "
+                     "(sigmoid, Pi = swap, generic Lam, Lam~)", printed_53),
+        SymbolicStep("(56) as printed: A h_j = A~ h_j", "identification", "(56)",
+                     "A~ h_j = A h_j under A~ = A Pi (Pi = swap)", lambda: hypothesis_56(printed=True)),
+        SymbolicStep("(58) as printed: x_k", "identification", "(58)",
+                     "A~ sigma(Lam~ h~_k + B~ x_k) = A h_{k+1} = A sigma(Lam h_k + B x_{k+1}) "
+                     "(sigmoid, Pi = swap)", printed_58),
+    ),
+    expect={
+        # no all-length bound exists for the RNN (its states are not linear in the inputs): sampled
+        "length generalization": Verdict.CONFIRMED,
+        "compositional generalization": Verdict.CONFIRMED,
+        "A~ = A P (P a permutation)": Verdict.CERTIFIED,  # default seed: P = identity (seed 1: swap)
+        "B~ = P^T B": Verdict.CERTIFIED,
+        "Lam~ = P^T Lam P": Verdict.CERTIFIED,
+        "h~_t = P^T h_t": Verdict.CONFIRMED,
+        "A~ = A S (S a signed permutation)": Verdict.CERTIFIED,
+        "B~ = S^T B": Verdict.CERTIFIED,
+        "Lam~ = S^T Lam S": Verdict.CERTIFIED,
+        "h~_t = S^T h_t": Verdict.CONFIRMED,
+        "control: Lam~ = P^T Lam^T P (transposed)": Verdict.REFUTED,
+        "S1 permutations commute with elementwise sigma": Verdict.CERTIFIED,
+        "S2 induction step (58), x_{k+1}": Verdict.CERTIFIED,
+        "S3 scalar lemma u = v = 1": Verdict.CERTIFIED,
+        "S4 mixed partial v1 v2 sigma''(s)": Verdict.CERTIFIED,
+        "S5 (52): Pi through sigma, then (53) gives Lam~": Verdict.CERTIFIED,
+        "S6 (56) as corrected: A~ h~_j = A h_j": Verdict.CERTIFIED,
+        "S7 degree <= p - 1": Verdict.CERTIFIED,
+        "tanh: signs may flip": Verdict.CERTIFIED,
+        "(51) as printed: prod u_i": Verdict.REFUTED,
+        "degree p as printed": Verdict.REFUTED,
+        "(53) as printed: Pi Lam Pi^T": Verdict.REFUTED,
+        "(56) as printed: A h_j = A~ h_j": Verdict.REFUTED,
+        "(58) as printed: x_k": Verdict.REFUTED,
+    },
+)

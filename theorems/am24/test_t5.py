@@ -1,0 +1,90 @@
+"""Regression suite for AM24.T5 (vanilla RNN): verdicts at the defaults, the permutation found exactly,
+the activation sweep (sigmoid / softplus: permutations; tanh: signed permutations; relu: neither), the
+printed errata, and the falsifier under dropped assumptions."""
+
+import pytest
+
+from proofkit import registry
+from proofkit.testing import checked, falsified
+from proofkit.verdict import Verdict
+
+TID = "AM24.T5"
+P_RELATIONS = ["A~ = A P (P a permutation)", "B~ = P^T B", "Lam~ = P^T Lam P", "h~_t = P^T h_t"]
+S_RELATIONS = ["A~ = A S (S a signed permutation)", "B~ = S^T B", "Lam~ = S^T Lam S", "h~_t = S^T h_t"]
+
+
+def claim(r, name):
+    return next(c for c in r.claims if c.name == name)
+
+
+@pytest.mark.parametrize("name", list(registry.get(TID).expect))
+def test_default_verdicts_match_expectation(name):
+    r = checked(TID)
+    c = claim(r, name)
+    assert c.verdict == c.expected, f"{name}: {c.verdict} ({c.how}); seed {r.seed} dps {r.dps}"
+
+
+def test_default_theorem_verdict_confirmed_control_refuted():
+    r = checked(TID)
+    assert r.verdict == Verdict.CONFIRMED and r.as_expected()
+    assert all(c.verdict == Verdict.REFUTED for c in r.claims if c.role == "control")
+    assert "J_train rank 12/12" in r.diagnostics["local_identifiability"]  # only a discrete symmetry
+
+
+def test_group_element_found_exactly_swap_at_seed_1():
+    # INST-RNN-1 has two permutation-equivalent learners reachable from restarts: identity (seed 0)
+    # and the swap (seed 1); the swap must be found and named, and every relation certified with it
+    r = checked(TID, seed=1)
+    assert "P = swap" in r.diagnostics["groups"]["P"] and "S = swap" in r.diagnostics["groups"]["S"]
+    for name in P_RELATIONS[:3] + S_RELATIONS[:3]:
+        assert claim(r, name).verdict == Verdict.CERTIFIED, claim(r, name).how
+    assert claim(r, "Lam~ = P^T Lam P").residual is not None
+
+
+def test_tanh_needs_signed_permutations():
+    r = checked(TID, {"activation": "tanh"})
+    assert "-e" in r.diagnostics["groups"]["S"]  # a unit flipped sign
+    assert claim(r, "A~ = A P (P a permutation)").verdict == Verdict.REFUTED
+    for name in S_RELATIONS[:3]:
+        assert claim(r, name).verdict == Verdict.CERTIFIED, claim(r, name).how
+    assert claim(r, "length generalization").verdict == Verdict.CONFIRMED
+
+
+def test_softplus_identified_up_to_permutation():
+    r = checked(TID, {"activation": "softplus"})
+    for name in P_RELATIONS[:3]:
+        assert claim(r, name).verdict == Verdict.CERTIFIED, claim(r, name).how
+    assert claim(r, "length generalization").verdict == Verdict.CONFIRMED
+
+
+def test_relu_not_identified_by_any_signed_permutation_yet_generalizes_at_samples():
+    # ReLU is positively homogeneous: h~ = D Pi^T h with D > 0 diagonal fits as well
+    r = checked(TID, {"activation": "relu"})
+    for name in P_RELATIONS[:3] + S_RELATIONS[:3]:
+        assert claim(r, name).verdict == Verdict.REFUTED, claim(r, name).how
+    assert claim(r, "length generalization").verdict == Verdict.CONFIRMED
+    assert r.verdict == Verdict.INCONCLUSIVE and "A6.sigmoid" in r.violated_assumptions
+
+
+def test_printed_errata_refuted_and_corrections_certified():
+    r = checked(TID)
+    for name in ("(51) as printed: prod u_i", "degree p as printed", "(53) as printed: Pi Lam Pi^T",
+                 "(56) as printed: A h_j = A~ h_j", "(58) as printed: x_k"):
+        assert claim(r, name).verdict == Verdict.REFUTED, name
+    for name in ("S2 induction step (58), x_{k+1}", "S4 mixed partial v1 v2 sigma''(s)",
+                 "S5 (52): Pi through sigma, then (53) gives Lam~", "S6 (56) as corrected: A~ h~_j = A h_j",
+                 "S7 degree <= p - 1"):
+        assert claim(r, name).verdict == Verdict.CERTIFIED, name
+
+
+@pytest.mark.parametrize("drop", ["T>=2", "A6.A-invertible"])
+def test_dropping_assumption_gives_counterexample(drop):
+    f = falsified(TID, [drop])
+    assert f.found and f.verdict == Verdict.REFUTED, f"{drop}: {f.how}; seed {f.seed}"
+
+
+@pytest.mark.parametrize("drop", ["A6.sigmoid", "A2"])
+def test_dropping_assumption_search_empty(drop):
+    # ReLU (A6.sigmoid) and a subspace support (A2): seeded fits and penalty fits all generalize
+    f = falsified(TID, [drop])
+    assert not f.found and f.verdict == Verdict.CONFIRMED, f.how
