@@ -14,7 +14,7 @@ from itertools import accumulate
 from ..errors import InputError
 from .analysis import validate
 from .ir import Op, Program
-from .parser import Plain
+from .lexer import Plain, brief, symbol_list
 
 Value = list  # list[bool] for Boolean ops, list[int] for count ops, indexed by position 0..n
 
@@ -31,10 +31,11 @@ def symbols_of(program: Program, string: Sequence[str] | str) -> list[str]:
         except TypeError:
             got = Plain(type(string).__name__)
             raise InputError("string", "a str or a sequence of symbols", got) from None
+    alphabet = frozenset(program.alphabet)
     for k, s in enumerate(syms, start=1):
-        if s not in program.alphabet:
-            expected = "symbols of the alphabet " + " ".join(program.alphabet)
-            raise InputError("string", expected, Plain(f"{s!r} at position {k}"))
+        if s not in alphabet:
+            expected = "symbols of the alphabet " + symbol_list(program.alphabet)
+            raise InputError("string", expected, Plain(f"{brief(repr(s))} at position {k}"))
     return syms
 
 
@@ -75,7 +76,9 @@ def _local(op: Op, v: dict[str, Value], w: list[str]) -> Value:
     """#{j in 1..i : i - j in offsets and P(j)}: the sum over offsets c of P(i - c) (0 when i - c < 1)."""
     p = v[op.args[0]]
     n = len(p) - 1
-    shifted = [[False] * min(c + 1, n + 1) + p[1 : n + 1 - c] for c in op.offsets]  # entry i: P(i - c)
+    # entry i: P(i - c); an offset c >= n leaves no entry (the slice end is clamped: a negative end would
+    # count from the back and make the list longer than n + 1)
+    shifted = [[False] * min(c + 1, n + 1) + p[1 : max(1, n + 1 - c)] for c in op.offsets]
     return [sum(column) for column in zip(*shifted)]
 
 

@@ -62,6 +62,27 @@ class Token:
         return self.text
 
 
+#: characters of a name or symbol an error's expectation quotes (the offending token itself is its ``got``)
+BRIEF = 40
+
+
+def brief(text: str, limit: int = BRIEF) -> str:
+    """A name or symbol as an expectation quotes it: at most ``limit`` characters, then its length (so an
+    error never echoes a long token twice)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def symbol_list(symbols: tuple[str, ...] | list[str], width: int = 100) -> str:
+    """Alphabet symbols as an expectation lists them: as many as fit in about ``width`` characters (each
+    :func:`brief`), then how many there are in all."""
+    shown: list[str] = []
+    for s in symbols:
+        if shown and len(" ".join(shown)) + len(s) >= width:
+            return " ".join(shown) + f" ... ({len(symbols)} symbols)"
+        shown.append(brief(s, 20))
+    return " ".join(shown)
+
+
 def without_bom(text: str) -> str:
     """``text`` without one leading byte-order mark (U+FEFF); anything that is not a str is returned
     unchanged (the tokenizer rejects it, naming the type)."""

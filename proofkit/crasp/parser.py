@@ -49,6 +49,8 @@ from .lexer import (
     CraspSyntaxError,
     Plain,
     Token,
+    brief,
+    symbol_list,
     tokenize,
     tokenize_until_error,
     without_bom,
@@ -73,6 +75,7 @@ class _Parser(Sugar):
         self.pos = 0
         self.nesting = 0
         self.alphabet: tuple[str, ...] = ()
+        self.symbols: frozenset[str] = frozenset()  # the alphabet as a set: membership in O(1)
         self.statements: list[str] = []
 
     # -- token helpers
@@ -150,18 +153,19 @@ class _Parser(Sugar):
             raise self.fail("'alphabet:' as the first line")
         self.advance()
         self.expect_op(":", "':' after 'alphabet'")
-        symbols: list[str] = []
+        symbols: dict[str, None] = {}  # ordered, with O(1) membership (an alphabet line may hold 20 000)
         while self.peek().kind in ("name", "int", "quoted"):
             tok = self.advance()
             if tok.text in symbols:
                 raise self.fail("distinct alphabet symbols", tok)
-            symbols.append(tok.text)
+            symbols[tok.text] = None
         if not symbols:
             raise self.fail("at least one alphabet symbol (a name, digits or a quoted character like '(')")
         if self.peek().kind not in ("newline", "eof"):
             raise self.fail("an alphabet symbol or end of line (quote punctuation symbols, as in '(')")
         self.advance()
         self.alphabet = tuple(symbols)
+        self.symbols = frozenset(symbols)
 
     def statement(self) -> None:
         tok = self.peek()
@@ -170,9 +174,9 @@ class _Parser(Sugar):
         if tok.text.startswith("_"):
             raise self.fail("a name not starting with '_' (reserved for generated operations)")
         if tok.text in self.sorts:
-            raise self.fail(f"a new name ('{tok.text}' is already defined)")
+            raise self.fail(f"a new name ('{brief(tok.text)}' is already defined)")
         self.advance()
-        self.expect_op(":=", f"':=' after '{tok.text}'")
+        self.expect_op(":=", f"':=' after '{brief(tok.text)}'")
         e = self.expr()
         self.expect_end_of_line("the statement")
         self.define(tok, e)
@@ -375,7 +379,7 @@ class _Parser(Sugar):
         tok = self.peek()
         if tok.text in KEYWORDS or tok.text not in self.sorts or tok.text.startswith("_"):
             what = "a keyword" if tok.text in KEYWORDS else "an unknown name"
-            raise self.fail(f"the name of an earlier statement ('{tok.text}' is {what})")
+            raise self.fail(f"the name of an earlier statement ('{brief(tok.text)}' is {what})")
         self.advance()
         return Expr(self.sorts[tok.text], tok.line, tok.col, ref=tok.text)
 
@@ -391,8 +395,8 @@ class _Parser(Sugar):
         tok = self.peek()
         if tok.kind not in ("name", "int", "quoted"):
             raise self.fail("an alphabet symbol inside Q(...)")
-        if tok.text not in self.alphabet:
-            raise self.fail("a symbol of the alphabet " + " ".join(self.alphabet))
+        if tok.text not in self.symbols:
+            raise self.fail("a symbol of the alphabet " + symbol_list(self.alphabet))
         self.advance()
         self.expect_op(")", "')' closing Q(...)")
         return self.make("sym", "bool", at, symbol=tok.text)

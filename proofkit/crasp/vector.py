@@ -36,6 +36,7 @@ class _Ctx:
         self.XT = XT  # (n, B)
         self.n = XT.shape[0]
         self.alphabet = alphabet
+        self.index = {s: k for k, s in enumerate(alphabet)}  # symbol -> index in O(1)
         self.cdt = count_dtype
 
     def full_rows(self, a: Any) -> Any:
@@ -45,7 +46,7 @@ class _Ctx:
 
 def _sym(op: Op, v: dict, c: _Ctx) -> Any:
     out = c.xp.zeros((c.n + 1, c.XT.shape[1]), dtype=bool)
-    c.xp.equal(c.XT, c.alphabet.index(op.symbol), out=out[1:])
+    c.xp.equal(c.XT, c.index[op.symbol], out=out[1:])
     return out
 
 
