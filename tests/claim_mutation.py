@@ -24,6 +24,7 @@ import copy
 import dataclasses
 import inspect
 import signal
+import sys
 import textwrap
 import types
 from collections.abc import Callable, Iterator, Mapping
@@ -56,23 +57,34 @@ class Site:
 
 @dataclass(frozen=True)
 class Outcome:
+    """A mutant's decision next to the original's. ``reached``: the original run executed the mutated
+    line (a mutant on a line these parameters never reach cannot change anything here); ``change``:
+    what else differed when the verdict did not -- "residual" or "text" (the explanation only)."""
+
     theorem: str
     claim: str
     site: Site
     verdict: str
     original: str
+    reached: bool = True
+    change: str = ""
 
     @property
     def status(self) -> str:
-        """killed, timeout or survived."""
+        """killed, timeout, unreached, residual-only, text-only or survived (nothing changed)."""
         if self.verdict == "timeout":
             return "timeout"
-        return "killed" if self.verdict != self.original else "survived"
+        if self.verdict != self.original:
+            return "killed"
+        if not self.reached:
+            return "unreached"
+        return {"residual": "residual-only", "text": "text-only"}.get(self.change, "survived")
 
     def as_dict(self) -> dict[str, Any]:
         return {"theorem": self.theorem, "claim": self.claim, "line": self.site.line,
                 "operator": self.site.operator, "scope": self.site.scope, "verdict": self.verdict,
-                "original": self.original, "status": self.status}
+                "original": self.original, "reached": self.reached, "change": self.change,
+                "status": self.status}
 
 
 def _text_nodes(tree: ast.AST) -> set[int]:
@@ -235,21 +247,38 @@ def _alarm(_signum: int, _frame: Any) -> None:
     raise _Timeout
 
 
-def decide(claim: Any, fn: Callable[..., Any], params: Mapping[str, Any], timeout_s: int) -> str:
-    """The claim's verdict with ``fn`` in place of its function, or "timeout"."""
+Decision = tuple[str, str, str]
+
+
+def decide(claim: Any, fn: Callable[..., Any], params: Mapping[str, Any], timeout_s: int,
+           lines: set[int] | None = None) -> Decision:
+    """(verdict, residual, how) of the claim with ``fn`` in place of its function; ("timeout", "", "")
+    past the limit. With ``lines``, the lines of fn's source file executed meanwhile are added to it."""
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(timeout_s)
+    source = fn.__code__.co_filename
+
+    def tracer(frame: Any, event: str, _arg: Any) -> Any:
+        if frame.f_code.co_filename != source:
+            return None
+        if event == "line" and lines is not None:
+            lines.add(frame.f_lineno)
+        return tracer
+
+    if lines is not None:
+        sys.settrace(tracer)
     try:
         if isinstance(claim, Computed):
-            v, _, _ = _guarded(claim, lambda: fn(params))
+            v, res, how = _guarded(claim, lambda: fn(params))
         else:
-            v, _, _ = _guarded(claim, lambda: decide_symbolic(fn()))
-        return str(Verdict(v))
+            v, res, how = _guarded(claim, lambda: decide_symbolic(fn()))
+        return str(Verdict(v)), str(res), str(how)
     except _Timeout:
-        return "timeout"
+        return "timeout", "", ""
     except InputError as exc:  # a mutant that asks for an impossible computation changed the claim
-        return f"error ({exc.field})"
+        return f"error ({exc.field})", "", ""
     finally:
+        sys.settrace(None)
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
 
@@ -264,24 +293,31 @@ def run(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, timeout
         fn = claim_function(claim)
         if fn is None or not claims(claim):
             continue
-        original = decide(claim, fn, params, timeout_s)
+        executed: set[int] = set()
+        original = decide(claim, fn, params, timeout_s, executed)
         for site in sites(fn):
-            mutated = mutant_function(fn, site)
-            verdict = decide(dataclasses.replace(claim), mutated, params, timeout_s)
-            out.append(Outcome(theorem.id, claim.name, site, verdict, original))
+            got = decide(dataclasses.replace(claim), mutant_function(fn, site), params, timeout_s)
+            change = "" if got == original else "residual" if got[1] != original[1] else "text"
+            out.append(Outcome(theorem.id, claim.name, site, got[0], original[0], site.line in executed,
+                               change))
     return out
 
 
 def report(outcomes: list[Outcome]) -> str:
-    """Kill rate of the statement mutants (timeouts count as detected), the scope mutants apart, and
-    one line per surviving statement mutant."""
+    """Per group (statement, scope): how many mutants changed the verdict or timed out, and how the
+    others fell out; then one line per statement mutant that was reached and changed nothing at all."""
     lines = []
     for label, group in (("statement", [o for o in outcomes if not o.site.scope]),
                          ("scope", [o for o in outcomes if o.site.scope])):
-        killed = sum(o.status == "killed" for o in group)
-        timeouts = sum(o.status == "timeout" for o in group)
-        lines.append(f"{label} mutants: {killed + timeouts}/{len(group)} detected ({killed} changed the "
-                     f"verdict, {timeouts} timed out)")
+        count = {s: sum(o.status == s for o in group) for s in
+                 ("killed", "timeout", "unreached", "text-only", "residual-only", "survived")}
+        reached = len(group) - count["unreached"]
+        lines.append(f"{label} mutants: {count['killed'] + count['timeout']}/{len(group)} detected "
+                     f"({count['killed']} changed the verdict, {count['timeout']} timed out); "
+                     f"{count['killed'] + count['timeout']}/{reached} of those on lines the check "
+                     f"reaches; not detected: {count['unreached']} unreached, {count['text-only']} changed "
+                     f"only the explanation, {count['residual-only']} only the residual, "
+                     f"{count['survived']} nothing")
     for o in outcomes:
         if o.status == "survived" and not o.site.scope:
             lines.append(f"  survived: {o.theorem} '{o.claim}' line {o.site.line}: {o.site.operator} "
@@ -324,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.out, "w") as fh:
         json.dump(rows, fh, indent=1)
     outcomes = [Outcome(r["theorem"], r["claim"], Site(0, r["operator"], r["line"], r["scope"]), r["verdict"],
-                        r["original"]) for r in rows]
+                        r["original"], r["reached"], r["change"]) for r in rows]
     print(report(outcomes))
     return 0
 

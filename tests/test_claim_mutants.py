@@ -57,10 +57,20 @@ def test_a_mutant_is_the_same_function_with_one_change():
     assert str(cm.mutant_function(claim.run, scope[0])(params)[0]) == "certified"
 
 
-@pytest.mark.parametrize("verdict,original,status", [("refuted", "certified", "killed"),
-                                                     ("certified", "certified", "survived"),
-                                                     ("timeout", "certified", "timeout"),
-                                                     ("error (N)", "certified", "killed")])
-def test_status(verdict, original, status):
-    o = cm.Outcome("X", "c", cm.Site(0, "op", 1), verdict, original)
+@pytest.mark.parametrize("verdict,reached,change,status", [
+    ("refuted", True, "", "killed"), ("certified", True, "", "survived"), ("timeout", True, "", "timeout"),
+    ("error (N)", True, "", "killed"), ("certified", False, "", "unreached"),
+    ("certified", True, "text", "text-only"), ("certified", True, "residual", "residual-only"),
+    ("refuted", False, "", "killed")])
+def test_status(verdict, reached, change, status):
+    o = cm.Outcome("X", "c", cm.Site(0, "op", 1), verdict, "certified", reached, change)
     assert o.status == status
+
+
+def test_unreached_lines_and_text_only_changes_are_told_apart():
+    """A branch the parameters never take is 'unreached'; a value that only feeds the explanation is
+    'text-only' (the C13 bound (N + 1)^4 is printed, not decided)."""
+    thm = registry.get("HYB24.C13")
+    out = cm.run(thm, {"N": 3}, timeout_s=60, claims=lambda c: c.name == "copy x#y has 2^N rows")
+    by_status = {o.status for o in out if not o.site.scope}
+    assert "killed" in by_status and "text-only" in by_status
