@@ -1,4 +1,4 @@
-"""Concrete true models: exact decimal matrices (catalog instances, or seeded ones for other sizes)."""
+"""Concrete true models: exact decimal matrices (fixed instances chosen here; seeded ones for other sizes)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """A concrete learning problem: learned and true families, true parameters, training data at lengths <= T.
 
 Labels are the true model's logits computed at the working precision from exact decimal parameters, so
-the target is known to every digit (catalog convention 0.6: compare logits, not saturated outputs).
+the target is known to every digit (compare logits, not saturated outputs).
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class Problem:
         return z if self.injective else act.apply(self.activation, z, ops)
 
     def compare(self, theta: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(h, f) at high precision on sequences X: logits when the readout is injective (catalog 0.6),
+        """(h, f) at high precision on sequences X: logits when the readout is injective (compare logits),
         outputs otherwise (equal outputs with different non-positive ReLU logits are not a gap)."""
         Xm = MP.asarray(X)
         zh = self.learned.logits(theta, Xm, MP)

@@ -312,7 +312,8 @@ def two_boxes_touching_at_corner() -> Region:
 
 
 def disc_with_segment() -> Region:
-    """Catalog AM24.L1 section 3: unit disc plus [1, 2] x {0}; not regular closed."""
+    """Unit disc plus [1, 2] x {0}; not regular closed (the counterexample to Lemma 1 of Ahuja & Mansouri
+    2024 without regular closedness, constructed here, not in the paper)."""
     return Region((Disc(0, 0, 1), Segment((1, 0), (2, 0))), "disc_with_segment")
 
 

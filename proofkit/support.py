@@ -1,4 +1,5 @@
-"""Training supports (samplers over lengths) and the test suites of catalog section 12."""
+"""Training supports (samplers over lengths) and the test suites (TS-L: lengths beyond T; TS-C: products of
+token marginals at t <= T; Ahuja & Mansouri 2024, Definitions 1 and 2)."""
 
 from __future__ import annotations
 

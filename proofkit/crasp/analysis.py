@@ -1,4 +1,5 @@
-"""Static analyses of C-RASP IR programs (catalog 002, sections 2.2 and 2.5), plus an IR validator.
+"""Static analyses of C-RASP IR programs (fragments of Huang et al. 2024, Def. 8 and Sec. 4.2; depth,
+period, locality and count bounds), plus an IR validator.
 
 The validator lets the interpreters trust programs built directly as IR (not only parsed ones); the
 analyses feed the fragment checks, the compiler (period, locality, count bounds) and JSON reports.
@@ -113,7 +114,7 @@ def op_counts(program: Program) -> dict[str, int]:
 
 
 def count_bounds(program: Program) -> dict[str, int]:
-    """M_C with |C(i)| <= M_C * (i + 1) for every count op (catalog 2.5; used by the compiler)."""
+    """M_C with |C(i)| <= M_C * (i + 1) for every count op (used by the compiler's conditionals)."""
     m: dict[str, int] = {}
     for op in program.ops:
         if op.kind == "count":

@@ -56,7 +56,8 @@ def agreement(folder: str | Path, file: str, binary_len: int, fragment: str | No
 def rows_match(folder: str | Path, file: str, Ns: Sequence[int],
                expected: Callable[[int], int] | None = None) -> Outcome:
     """Exact one-way rows of the program for each N: equal to the reference values (when given) and
-    at most the program-level bound (N+1)^K_u * prod 2^min(tau, N) (catalog T12 check B)."""
+    at most the program-level bound (N+1)^K_u * prod 2^min(tau, N) (a form of Thm 12 for C-RASP programs,
+    derived here: ``comm.program_bound``)."""
     e = entry(folder, file)
     k = len(e.program.alphabet)
     table = []

@@ -1,17 +1,18 @@
-"""One-way communication complexity of prefix functions (catalog 002, section 6; HYB24.T12 and C13).
+"""One-way communication complexity of prefix functions (Huang et al. 2024, Thm 12 and Cor. 13; HYB24.T12
+and C13).
 
 Split every string of length 2N into Alice's first N symbols x and Bob's last N symbols y. The row of
 x is the vector of f's outputs on x.y over all Bob halves y, in one of two modes:
 
 * ``"prefix-vector"``: Bob's outputs at every position of his half, i.e. acceptance of x.y[:k] for
-  k = 1..N (the catalog's T12 check A);
+  k = 1..N (Bob computes every activation of his half, as in Thm 12);
 * ``"final"``: only acceptance of x.y.
 
 The number of distinct rows is the size of the one-way communication matrix; log2 of it is
-D^{A->B}(f, N). Theorem 12 (with its appendix precision hypothesis, catalog finding 3) predicts
-rows <= poly(N) for anything a Limit Transformer with Periodic and Local computes. Regular languages
-have a bounded number of rows, so a bounded trend is reported as inconclusive, never as "expressible"
-(catalog finding 6); exponential growth on the C13 families is evidence, not proof.
+D^{A->B}(f, N). Theorem 12 (with the O(log N) precision hypothesis of its restatement, Thm 19, App. B.3)
+predicts rows <= poly(N) for anything a Limit Transformer with Periodic and Local computes. Regular
+languages have a bounded number of rows, so a bounded trend is reported as inconclusive, never as
+"expressible"; exponential growth on the C13 families is evidence, not proof.
 
 Prefix functions follow proofkit/crasp/truth.py: X int (B, n) of symbol indices -> bool (B, n + 1),
 column 0 = the empty prefix.
@@ -120,7 +121,7 @@ def rows_table(f_prefixes: Any, alphabet_size: int, Ns: Iterable[int], mode: str
 
 @dataclass(frozen=True)
 class TrendFit:
-    """Growth class of rows(N) with both least-squares fits (catalog section 6.3 / T12 check D).
+    """Growth class of rows(N) with both least-squares fits (trend evidence for Thm 12 / Cor. 13).
 
     poly: log2 rows ~ poly_intercept + poly_degree * log2 N, and rows <= poly_constant * N ** poly_degree
     on the data; exp: log2 rows ~ exp_intercept + exp_slope * N (exp_base = 2 ** exp_slope).
@@ -157,7 +158,7 @@ def trend_fit(table: Sequence[dict[str, Any]]) -> TrendFit:
 
     Constant: bounded (the caller reports "inconclusive", never "expressible"). Otherwise the better of
     the two least-squares fits (smaller residual) decides. At N <= 12 this is trend evidence only: a
-    finite table cannot refute C log N for an unknown C (catalog T12 check D caveat).
+    finite table cannot refute C log N for an unknown C.
     """
     pts = sorted((int(e["N"]), int(e["rows"])) for e in table)
     if len(pts) < TREND_MIN_POINTS or pts[0][0] < 1 or min(r for _, r in pts) < 1:
@@ -181,21 +182,22 @@ def trend(table: Sequence[dict[str, Any]]) -> str:
 
 
 # ----------------------------------------------------------------------------------------------------
-# Program-level bound (T12 check B)
+# Program-level bound (a form of Thm 12 for C-RASP programs, derived here)
 
 
 def program_bound(N: int, depth: int, n_counts: int, local_windows: Sequence[int] = ()) -> int:
-    """Theorem-12 row bound for a C-RASP[periodic, local] program at split N (catalog T12 check B):
+    """Theorem-12 row bound for a C-RASP[periodic, local] program at split N:
 
         rows_P(N) <= (N + 1) ** n_counts * prod_k 2 ** min(tau_k, N)
 
-    Source: catalog 002, HYB24.T12 "(B) Program-level bound" [DERIVED there, not in the paper]. Alice
+    Source: derived here, not in the paper (a program-level form of Thm 12 for C-RASP). Alice
     sends each plain count's total over her half (N + 1 values) and, for each local count with window
     tau_k = max offset, its argument's values at her last tau_k positions; periodic predicates need no
     message because both parties know positions. Every activation of Bob's half is determined by this
     message, so it bounds both row modes. ``depth`` (count nesting depth) does not enter the bound:
     nested counts are counted in n_counts. It is accepted and validated only because the paper's
-    constant C depends on the model size, which the catalog could not recover (it suspects p or L*H);
+    constant C depends on the model size (Thm 19 bounds it linearly in a size parameter that the
+    extracted text of the paper does not show; plausibly p or L*H);
     the min(tau_k, N) refinement is ours (Alice has only N positions).
     """
     for name, v in (("N", N), ("depth", depth), ("n_counts", n_counts)):
@@ -220,7 +222,8 @@ def program_bound_for_ops(ops: Iterable[Any], N: int) -> int:
 
 
 # ----------------------------------------------------------------------------------------------------
-# Finding 3: NoPE average-of-running-averages at infinite precision
+# Thm 12 without its precision hypothesis: NoPE average-of-running-averages at infinite precision
+# (a model constructed here, not in the paper)
 
 
 def _round_down(x: Fraction, bits: int | None) -> Fraction:
@@ -232,7 +235,7 @@ def _round_down(x: Fraction, bits: int | None) -> Fraction:
 
 
 def nope_average_model(word: Sequence[int], round_bits: int | None = None) -> list[Fraction]:
-    """Exact outputs z_0..z_n of the catalog's finding-3 NoPE 2-layer model on $w (a = 0, b = 1).
+    """Exact outputs z_0..z_n of the NoPE 2-layer average-of-running-averages model on $w (a = 0, b = 1).
 
     Layer 1 (uniform head over positions 0..j incl. SOS, value 1[w_j = a]): c_j = #a(w_<=j) / (j + 1).
     Layer 2 (uniform head, value c_j): z_k = (c_0 + ... + c_k) / (k + 1). With round_bits, every c_j
@@ -260,7 +263,7 @@ def _bob_outputs(N: int, count_a: int, total: Fraction, depth: int, round_bits: 
 
 
 def counterexample_rows(N: int, round_bits: int | None = None) -> int:
-    """Distinct rows (exact Fraction outputs at Bob's positions N+1..2N) of the finding-3 model."""
+    """Distinct rows (exact Fraction outputs at Bob's positions N+1..2N) of ``nope_average_model``."""
     seen: set[tuple[Fraction, ...]] = set()
     for x in product((0, 1), repeat=N):
         count_a = x.count(0)
@@ -274,7 +277,8 @@ def counterexample_rows(N: int, round_bits: int | None = None) -> int:
 
 def protocol_counterexample(Ns: Iterable[int] = range(1, 9), round_bits: int | None = None
                             ) -> list[dict[str, Any]]:
-    """Catalog finding 3: the NoPE average-of-running-averages model at infinite precision has 2^N rows.
+    """Thm 12 without its precision hypothesis: the NoPE average-of-running-averages model at infinite
+    precision has 2^N rows.
 
     Rows are real-valued (Bob must reproduce his activations, as in Theorem 12's protocol). Returns
     [{"N", "rows", "two_pow_N"}]; with round_bits the same model at finite precision, for contrast.
@@ -422,8 +426,8 @@ copy_marked_family: PrefixFn = embed_family(copy_marked_language, _with_middle([
 copy_marked_family.__doc__ = "Copy with a marker: x # y over {a, b, #}; Bob checks y[:k] against x. 2^N rows."
 
 addition_zero_family: PrefixFn = embed_family(addition_language, _with_middle([2, 0, 3]), _identity)
-addition_zero_family.__doc__ = ("Addition sub-family a + 0 = c (catalog C13): Alice holds a = x (N bits) and "
-                                "Bob writes c = y; row determined by val(x). 2^N rows.")
+addition_zero_family.__doc__ = ("Addition sub-family a + 0 = c (Cor. 13 / Cor. 20): Alice holds a = x (N "
+                                "bits) and Bob writes c = y; row determined by val(x). 2^N rows.")
 
 dyck2_family: PrefixFn = embed_family(dyck2_language, _with_middle([]), _offset(2))
 dyck2_family.__doc__ = ("Dyck-2 family of Remark 21: u = x over {(, [}, v = y over {), ]}; u.v in Dyck-2 "

@@ -1,19 +1,21 @@
-"""C-RASP[periodic,local] -> Limit Transformer compiler (Huang et al. 2024, Thm 9; catalog 002 section 5).
+"""C-RASP[periodic,local] -> Limit Transformer compiler (Huang et al. 2024, Thm 9; it follows the proof of
+Thm 27 in App. B.6 (Booleans in {0,1}, counts as C(i)/(i+1), SOS zeroed, Heaviside comparisons), with the
+layout and gadgets below chosen here).
 
-Residual stream (5.2): one-hot token dims (the sym ops read them directly), e_SOS, e_one (1 at every token),
+Residual stream: one-hot token dims (the sym ops read them directly), e_SOS, e_one (1 at every token),
 u = 1/(i+1) (uniform head with value e_SOS), one dim per operation (Booleans in {0,1}, counts stored as
 C(i)/(i+1)), scratch dims (SOS-masked predicates, local-head readouts, bits) and a periodic positional block.
-One layer per gadget (5.3); every logit is an integer (0, beta or 2 beta) so exact rational evaluation works.
+One layer per gadget; every logit is an integer (0, beta or 2 beta) so exact rational evaluation works.
 
-Variant knobs (5.5), all defaulting to the faithful construction:
+Variant knobs (each drops one assumption of Thm 9), all defaulting to the faithful construction:
   log_scaling=False      fixed softmax base ``base`` (default 3) instead of N = n + 1
   mlp_activation="ramp"  every Heaviside unit H(z) becomes clip(s z + 1, 0, 1) = ReLU(s z + 1) - ReLU(s z)
   robust_compare=False   C1 <= C2 as H(c2 - c1) instead of H(c2 - c1 + u/2)
   sos_mask=False         counted predicates are not zeroed at the SOS
   periodic_encoding      "robust" (default): p_i one-hot of i mod Delta and the periodic predicate is read
                          relative to the SOS's residue (found by a head attending to the SOS), so the network
-                         is offset-invariant; "naive": p_i = (phi_1(i), ..., phi_m(i)) read directly (catalog
-                         5.2), correct at offset 0 only (Remark 28)
+                         is offset-invariant; "naive": p_i = (phi_1(i), ..., phi_m(i)) read directly,
+                         correct at offset 0 only (Remark 28)
   offset                 default positional offset stored in the network (token k reads p_{k+o})
 """
 
@@ -37,7 +39,7 @@ SOS_THRESHOLD = Fraction(1, 2)
 
 @dataclass(frozen=True)
 class Variant:
-    """Compilation knobs (catalog 5.5); the defaults drop no assumption."""
+    """Compilation knobs (see the module docstring); the defaults drop no assumption."""
 
     log_scaling: bool = True
     base: int = 3
@@ -119,7 +121,7 @@ def _f(x: int | Fraction) -> Fraction:
 
 
 # ----------------------------------------------------------------------------------------------------------
-# Gadgets (catalog 5.3), one function per op kind; each returns the stream dim holding the op's value
+# Gadgets, one function per op kind; each returns the stream dim holding the op's value
 # ----------------------------------------------------------------------------------------------------------
 
 def _g_sym(b: _Builder, op: Op) -> int:

@@ -1,7 +1,7 @@
 """Eventual forms of C-RASP programs on periodic inputs u^n (Huang et al. 2024, Lemmas 37/38, 40/41 proxy).
 
-Catalog entries HYB24.L11 (2, negative) and HYB24.L37/L38: on the unary family a^n every C-RASP[] program
-is eventually constant, so no C-RASP[] program recognizes (aa)*. This module evaluates a program
+Lemma 11 (2, negative side) via Lemmas 37/38: on the unary family a^n every C-RASP[] program is eventually
+constant, so no C-RASP[] program recognizes (aa)*. This module evaluates a program
 *symbolically* along the positions i = 0, 1, 2, ... of the infinite periodic word u^infinity. Let p = |u|,
 Delta the program's period (lcm of its moduli, 1 without periodic ops) and L = lcm(p, Delta). Then, with
 exact rational arithmetic (``fractions.Fraction``):

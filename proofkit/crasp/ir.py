@@ -1,4 +1,4 @@
-"""C-RASP core IR: a straight-line list of primitive operations (catalog 002, section 2.1).
+"""C-RASP core IR: a straight-line list of primitive operations (Huang et al. 2024, Def. 8).
 
 Every surface program (proofkit/crasp/parser.py) is flattened to this IR; the interpreters, the static
 analyses, the compiler and the communication-complexity module all consume it. Conventions (fixed here,

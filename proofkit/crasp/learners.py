@@ -253,7 +253,7 @@ class OccamRun:
 def occam(truth_accepts: GroundTruth | Callable[[np.ndarray], np.ndarray], alphabet: Sequence[str],
           fragment: str | Fragment, ns: Sequence[int], max_size: int, final_len: int | None = None,
           max_behaviours: int = 400_000, name: str = "") -> OccamRun:
-    """Inference Procedure proxy (catalog D6): at each n the smallest program consistent on lengths <= n,
+    """Inference Procedure proxy (Def. 6): at each n the smallest program consistent on lengths <= n,
     checked on all strings of length <= 2n; reports from which n the sequence is stable and correct."""
     steps = []
     for n in ns:

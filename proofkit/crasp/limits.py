@@ -1,5 +1,6 @@
 """Honest finite proxies for the asymptotic identification results of Huang et al. 2024 (Thm 7 = Thm 14,
-Lemma 17, Cor. 18, Thm 23 / Cor. 24, Lemmas 48 and 52, App. D.2; catalog 002 sections 3 and 9).
+Lemma 17, Cor. 18, Thm 23 / Cor. 24, Lemmas 48 and 52, App. D.2). The drop families below are constructed
+here, not in the paper.
 
 Nothing here proves an asymptotic statement. Each function computes an exact fact about a finite object
 (a program family on Sigma^{<=n}, a compiled network's weights, a rational threshold family) that the
@@ -10,7 +11,8 @@ Families (programs are generated as TEXT and parsed, never eval'd):
 - ``window_majority_text(D)``: W_D = [#a >= #b over the last D positions], C-RASP[local], locality D - 1;
 - ``trigger_text(D)``: f_D = MAJORITY xor [w_{n-D} = a], C-RASP[local], locality D;
 - ``threshold_text(n0)``: g_{n0} = MAJORITY xor [n >= n0], written in C-RASP[] as ``#true >= n0``;
-- ``f_alpha``: [#_a(x) > alpha |x|] (App. D.2 [RECON]) and the exact minimal distinguishing length;
+- ``f_alpha``: [#_a(x) > alpha |x|] (App. D.2, the function reconstructed) and the exact minimal
+  distinguishing length;
 - lookup hypotheses for the copy language {ww} (Thm 23 / Cor. 24, illustrative);
 - the three Lemma-48 necessity families cos(delta), delta, [delta = 0].
 
@@ -131,7 +133,7 @@ def length_shift(f: PrefixFn, n0: int) -> PrefixFn:
 
 
 def f_alpha(alpha: Fraction, word: str, strict: bool = True) -> bool:
-    """[#_a(word) > alpha |word|] (strict, the catalog's reading) or [>=] (strict=False), exactly."""
+    """[#_a(word) > alpha |word|] (strict, our reading of App. D.2) or [>=] (strict=False), exactly."""
     k = word.count("a")
     return k > alpha * len(word) if strict else k >= alpha * len(word)
 
@@ -141,8 +143,8 @@ def min_distinguishing_length(alpha: Fraction, beta: Fraction, strict: bool = Tr
     (strict '>' thresholds; with strict=False: alpha <= k/L < beta), exactly with Fractions.
 
     Needs 0 <= alpha < beta <= 1 (strict) or 0 <= alpha < beta <= 1 with alpha < 1 (non-strict): outside
-    [0, 1] the two functions can coincide on every string although the catalog's 'exists k in Z' says
-    otherwise (e.g. alpha = 1, beta = 2 are both constant false)."""
+    [0, 1] the two functions can coincide on every string although a definition with 'exists k in Z' would
+    say otherwise (e.g. alpha = 1, beta = 2 are both constant false)."""
     a, b = Fraction(alpha), Fraction(beta)
     if not (0 <= a < b <= 1):
         raise InputError("(alpha, beta)", "rationals with 0 <= alpha < beta <= 1", (str(a), str(b)))
@@ -259,12 +261,13 @@ def phi_table(net: Network) -> list[dict[int, Fraction]]:
 def locality_term(net: Network, N: int) -> Fraction:
     """The Limit-Transformer analogue of the (8) penalty at context N: sum over heads and offsets
     c = 0..N-1 of phi(c)^2. Under Lemma 47's realization phi(j - 1) = p_1^T K^T Q p_j (Region II, one-hot
-    positions), this is exactly (8) = sum_{l,h} sum_{j=1}^{N} (p_1^T K^T Q p_j)^2 [(8)'s square: RECON]."""
+    positions), this is exactly (8) = sum_{l,h} sum_{j=1}^{N} (p_1^T K^T Q p_j)^2 (the square in (8) is
+    reconstructed)."""
     return sum((v * v for ph in phi_table(net) for c, v in ph.items() if 0 <= c <= N - 1), Fraction(0))
 
 
 def regularizer_components(net: Network) -> dict[str, Fraction | int]:
-    """R_minus proxy components read from the weights (our reading of Def. 5 [RECON]; not the paper's
+    """R_minus proxy components read from the weights (our reconstructed reading of Def. 5; not the paper's
     exact R): layers, max heads per layer, max rank V, max squared Frobenius norm of any parameter
     matrix or vector (the Frobenius norm bounds the spectral norm), max_h sum_c |phi_h(c)| (the spectral
     norm bound of Lemma 47's banded Region-II product; blind to WHERE phi is nonzero), precision bits

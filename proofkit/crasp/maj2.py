@@ -1,7 +1,8 @@
 """Two-variable majority logic MAJ2[<, MOD, +c] (Huang et al. 2024, Def. 30; Krebs 2008): formulas as a small
 data structure, a hand-written parser for a tiny text grammar (never eval'd) and an exact evaluator.
 
-Semantics (positions 1..n of w = w_1 ... w_n; Def. 30 [RECON: the extraction lost the formulas]):
+Semantics (positions 1..n of w = w_1 ... w_n; Def. 30 as we reconstruct it: our text of the paper lost
+the formulas):
 
 - ``maj x (phi)`` holds iff strictly more than half of the positions satisfy phi: 2 |{x : phi}| > n;
 - ``exists x (phi)``: some position x in 1..n satisfies phi; ``forall x (phi)`` = not exists x (not phi);
@@ -441,8 +442,9 @@ def accepts(f: Formula, word: Sequence[str] | str) -> bool:
     return holds(f, word)
 
 
-#: the even-length witness of Remark 32 (catalog [DERIVED]): for |w| >= 1 it holds iff |w| is even; false on
-#: the empty string (no position y exists), so it defines the even NON-EMPTY lengths.
+#: the even-length witness of Remark 32 (the formula is derived here, not in the paper): for |w| >= 1 it
+#: holds iff |w| is even; false on the empty string (no position y exists), so it defines the even
+#: NON-EMPTY lengths.
 EVEN_LENGTH = "exists y (not maj x (x <= y) and not maj x (x > y))"
 
 #: MAJORITY (#a >= #b) over {a, b}: at most half the positions carry b. True on the empty string.

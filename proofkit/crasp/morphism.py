@@ -280,7 +280,7 @@ REDUCTIONS: tuple[Reduction, ...] = (
               "together (Lemma 38)"),
     Reduction("T3-family", ("3",), (("a", "0"),), "a", "01", "Tomita3", "(aa)*/unary",
               "on the family 1 0^m Tomita 3 is (aa)* in m, the family the C-RASP[] argument uses "
-              "(Lemma-38 style; [RECON]: the family was lost in extraction)", prefix="1"),
+              "(Lemma-38 style, App. E.1.2; the family's form is reconstructed)", prefix="1"),
 )
 
 

@@ -1,4 +1,4 @@
-"""Explicit Limit Transformer (Huang et al. 2024, Def. 2; catalog 002 sections 1.2 and HYB24.D2/D3).
+"""Explicit Limit Transformer (Huang et al. 2024, Sec. 2 and Defs. 2-3).
 
 A network is stored with all of its weights: token embeddings E (one per symbol plus the SOS), a periodic
 positional block p_0..p_{Delta-1} (token k at offset o reads p_{(k+o) mod Delta}), layers of attention heads
@@ -6,7 +6,7 @@ positional block p_0..p_{Delta-1} (token k at offset o reads p_{(k+o) mod Delta}
 an MLP (A, b, B, one activation per hidden unit, ``relu`` or ``heaviside`` with H(z) = 1 iff z >= 0), and an
 unembedding U whose last row is the acceptance logit (accept iff > 0).
 
-Forward pass, catalog eqs. (1)-(4): y_k = E[x_k] + p_{k+o}; for every head the logit of key j <= k at query k
+Forward pass, Sec. 2 eqs. (1)-(4): y_k = E[x_k] + p_{k+o}; for every head the logit of key j <= k at query k
 is (K y_j) . (Q y_k) + phi(k - j); softmax weights are base^{logit} with base N = n + 1 (log-N scaling) or a
 fixed base; residual connections around attention and MLP. Matrices are sparse because every compiler gadget
 touches a handful of dimensions; the evaluation is incremental (one position at a time, causal), so the same

@@ -1,5 +1,5 @@
-"""One-way protocol simulation for compiled Limit Transformers (Huang et al. 2024, Thm 12; catalog 002,
-HYB24.T12 check C).
+"""One-way protocol simulation for compiled Limit Transformers (Huang et al. 2024, Thm 12 = Thm 19 and its
+proof in App. B.3; the protocol claim of HYB24.T12).
 
 A string of length n = N + M is split as x.y with Alice holding x (positions 1..N) and Bob holding y
 (positions N+1..N+M); the softmax base is n + 1 (log-N scaling, network.py) and both parties know it. The
@@ -15,7 +15,8 @@ layer and head, what Bob needs to finish every softmax sum exactly:
   (attention writes make a dim non-static; MLP units with static inputs keep it static). The classes are
   then the distinct visible keys over all (symbol, residue) pairs.
 * Window. kv mode (default): per window position its key (class index) and value vector. stream mode: its
-  full residual-stream activations at that layer (catalog wording); Bob derives key and value himself.
+  full residual-stream activations at that layer (a more literal, costlier reading of the message); Bob
+  derives key and value himself.
 
 Encoding (a stated, decodable bit layout that both parties know from the network, N and M):
   count of a class       counts of all classes but the last, each ceil(log2(N+1)) bits, when there are >= 2
@@ -44,8 +45,9 @@ the hull of both tracks' value intervals; it is marked integral only when that h
 MLP units use interval arithmetic (integral iff the bias, weights and inputs are). Positions >= 1 is what
 Alice aggregates over, so e.g. the u = 1/(i+1) head (value e_SOS, 0 at every position >= 1) costs 0 bits.
 
-Negative control (catalog finding 3): ``nope_average_network`` is the NoPE 2-layer average of running
-averages at exact precision. Its layer-2 value reads an attention output, so the plan is not compressible:
+Negative control (Thm 12 without the O(log N) precision hypothesis that Thm 19 adds; a model constructed
+here, not in the paper): ``nope_average_network`` is the NoPE 2-layer average of running averages at exact
+precision. Its layer-2 value reads an attention output, so the plan is not compressible:
 the protocol still reconstructs Bob exactly (exact rational sums) but needs 2^N distinct messages.
 """
 
@@ -890,11 +892,12 @@ def protocol_table(program: Program | Network, Ns: Iterable[int] = range(1, 6),
 
 
 # ----------------------------------------------------------------------------------------------------------
-# Negative control: catalog finding 3
+# Negative control: Thm 12 without its precision hypothesis
 # ----------------------------------------------------------------------------------------------------------
 
 def nope_average_network() -> Network:
-    """The finding-3 NoPE 2-layer model as an explicit network over {a, b}, NOT a compiled C-RASP network.
+    """The exact-precision NoPE 2-layer model (Thm 12 without its precision hypothesis) as an explicit
+    network over {a, b}, NOT a compiled C-RASP network.
 
     Layer 1: uniform head, value 1[w_j = a] -> c_j = #a(w_<=j) / (j + 1). Layer 2: uniform head, value c_j
     -> z_k = (c_0 + ... + c_k) / (k + 1). Output 2 z - 1 (the acceptance is irrelevant: Theorem 12 is about

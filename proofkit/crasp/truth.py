@@ -1,4 +1,5 @@
-"""Independent ground-truth recognizers (catalog 002, sections 4 and 7.1), written without C-RASP.
+"""Independent ground-truth recognizers for the languages of Huang et al. 2024 (Thm 10, Lemma 11, Table 2 /
+App. E.1.1, and the program library), written without C-RASP.
 
 Every recognizer works on batches: ``X`` is an integer array of shape (B, n) holding symbol indices in
 alphabet order, and ``accepts_prefixes(X)`` returns a Boolean array of shape (B, n + 1) whose column k
@@ -357,7 +358,8 @@ def majority_prefixes(X: np.ndarray) -> np.ndarray:
 
 
 def dyck1_prefixes(X: np.ndarray) -> np.ndarray:
-    """DYCK-1 over {(, )}: every prefix has #( >= #) and the totals are equal (catalog finding 5)."""
+    """DYCK-1 over {(, )}: every prefix has #( >= #) and the totals are equal (the standard definition:
+    App. C.1.2 words it like MAJORITY, "at least as many ( as )", which is not DYCK-1)."""
     bal = prefix_counts(X, 0) - prefix_counts(X, 1)
     return (np.minimum.accumulate(bal, axis=1) >= 0) & (bal == 0)
 
@@ -457,7 +459,8 @@ def last_marker_dfa(alphabet: str, good: str, transparent: str, name: str, table
 
 
 def _tomita_dfas() -> list[DFA]:
-    """Tomita 1..7 over {0, 1} (Table 2 rows 1..7); T3 is the catalog's section-4 DFA."""
+    """Tomita 1..7 over {0, 1} (Table 1 / Table 2 rows 1..7, App. E.1.1); the T3 DFA is ours, built from
+    Table 1's definition."""
     t1 = make_dfa("01", ["q"], "q", ["q"], {"q": {"1": "q"}}, "Tomita1", 1, "1*")
     t2 = cycle_dfa("01", "10", "Tomita2", 2, "(10)*")
     t3 = make_dfa("01", ["s0", "s1", "s2", "s3"], "s0", ["s0", "s1", "s3"],
@@ -477,7 +480,7 @@ def _tomita_dfas() -> list[DFA]:
 
 
 def _regular_dfas() -> list[DFA]:
-    """The remaining regular languages of catalog sections 4 and 7.1."""
+    """The remaining regular languages of Table 2 (App. E.1.1) and of Lemma 11 and the program library."""
     out = [
         make_dfa("ab", ["A", "B"], "A", ["A", "B"], {"A": {"a": "A", "b": "B"}, "B": {"b": "B"}},
                  "a*b*", None, "a*b*"),
@@ -530,7 +533,7 @@ def _counter_truths() -> list[CounterTruth]:
 
 
 def _build_library() -> dict[str, GroundTruth]:
-    """Name -> ground truth for every language of catalog sections 4 and 7.1."""
+    """Name -> ground truth for every language of the module (counter languages, Tomita, Table 2, ...)."""
     entries: list[GroundTruth] = [*_counter_truths(), *_tomita_dfas(), *_regular_dfas()]
     return {e.name: e for e in entries}
 

@@ -1,6 +1,6 @@
 """Theorem 9's assumptions as compiler variants, and the search for the smallest string on which a compiled
-network disagrees with the interpreter (catalog 002 section 5.5). Witnesses carry the program text (data,
-parsed again on replay, never executed), so a record replays without the library folder."""
+network disagrees with the interpreter (HYB24.T9's dropped assumptions). Witnesses carry the program text
+(data, parsed again on replay, never executed), so a record replays without the library folder."""
 
 from __future__ import annotations
 

@@ -28,7 +28,9 @@ def hinge(a: tuple[int, int], u: tuple[int, int], p: int) -> sp.Expr:
     return (-u[1] * (x - a[0]) + u[0] * (y - a[1])) * sp.Piecewise((s**p, s > 0), (0, True))
 
 
-CATALOG_D = hinge((1, 0), (1, 0), 2)  # = y max(x - 1, 0)^2, catalog AM24.L1 section 3
+# = y max(x - 1, 0)^2: vanishes on disc_with_segment but d d/dy does not, so Lemma 1 fails without
+# regular closedness (a counterexample constructed here, not in the paper)
+D_SEGMENT = hinge((1, 0), (1, 0), 2)
 
 
 @cache
@@ -56,18 +58,18 @@ def disc_boundary_flat() -> list[sp.Expr]:
 def values_transfer_disc_with_segment() -> list[sp.Expr]:
     """d = y max(x - 1, 0)^2 is 0 on the half-plane x <= 1 (x = 1 - sigma, which holds the unit
     disc) and on the line y = 0 (which holds the segment): g = f + d equals f on X."""
-    return [CATALOG_D.xreplace({x: 1 - sigma}), CATALOG_D.xreplace({y: 0})]
+    return [D_SEGMENT.xreplace({x: 1 - sigma}), D_SEGMENT.xreplace({y: 0})]
 
 
 def segment_gradient() -> list[sp.Expr]:
     """On the segment d d/dy = (x - 1)^2: rho^2 at x = 1 + rho (rho > 0), and 0 at x = 1."""
-    dy = sp.diff(CATALOG_D, y)
+    dy = sp.diff(D_SEGMENT, y)
     return [dy.xreplace({x: 1 + rho, y: 0}) - rho**2, dy.xreplace({x: 1, y: 0})]
 
 
 def control_gradient_transfers() -> sp.Expr:
     """Deliberately false: d d/dy at (3/2, 0) on the segment is 0 (it is 1/4)."""
-    return sp.diff(CATALOG_D, y).xreplace({x: sp.Rational(3, 2), y: 0})
+    return sp.diff(D_SEGMENT, y).xreplace({x: sp.Rational(3, 2), y: 0})
 
 
 THEOREM = Theorem(
@@ -100,11 +102,14 @@ THEOREM = Theorem(
                      "(8)-(9)", "hinges d vanishing on the unit disc have d = 0 and grad d = 0 on "
                      "the boundary circle", disc_boundary_flat),
         SymbolicStep("S2 values transfer on disc_with_segment", "proof-step",
-                     "catalog AM24.G0 / AM24.L1 section 3",
+                     "Lemma 1 (App. A.2), values part, X not regular closed: a counterexample "
+                     "constructed here, not in the paper",
                      "d = y max(x - 1, 0)^2 is 0 on the unit disc and on [1, 2] x {0}",
                      values_transfer_disc_with_segment),
         SymbolicStep("S3 d d/dy = (x - 1)^2 on the segment", "proof-step",
-                     "catalog AM24.L1 section 3", "d d/dy (x, 0) = (x - 1)^2 for x >= 1",
+                     "Lemma 1 (App. A.2), gradient part, X not regular closed: a counterexample "
+                     "constructed here, not in the paper",
+                     "d d/dy (x, 0) = (x - 1)^2 for x >= 1",
                      segment_gradient),
         SymbolicStep("control: gradient transfers on disc_with_segment", "control",
                      "deliberately false", "d d/dy (3/2, 0) = 0", control_gradient_transfers),
@@ -117,6 +122,7 @@ THEOREM = Theorem(
         "control: gradient transfers on disc_with_segment": Verdict.REFUTED,
     },
     falsifier=FALSIFIER,
-    notes="Catalog corrected statement: values transfer for any measure with support X (continuity "
-          "alone); gradients need X regular closed. Counterexample without it: disc_with_segment.",
+    notes="Corrected statement (derived here, not in the paper): values transfer for any measure with "
+          "support X (continuity alone); gradients need X regular closed. Counterexample without it: "
+          "disc_with_segment.",
 )

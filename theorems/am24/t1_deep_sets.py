@@ -27,7 +27,8 @@ B = MatrixSymbol("B", m, k)  # true readout
 psi, phi = MatrixSymbol("psi", kt, 1), MatrixSymbol("phi", k, 1)  # token maps at a point x
 M = MatrixSymbol("M", kt, k)  # the linear map of linear representation identification
 
-# INST-DS-1 (catalog section 4, T1.3): phi(x) = W2 tanh(W1 x + b1) + b2, readout B
+# the default true model (values chosen here; the paper fixes none): phi(x) = W2 tanh(W1 x + b1) + b2,
+# readout B
 INST = {"W1": [[1.0, -0.5], [0.3, 0.8], [-0.7, 0.2]], "b1": [0.1, -0.2, 0.05],
         "W2": [[0.6, -0.4, 0.9], [-0.3, 0.7, 0.5]], "b2": [-0.2, 0.1],
         "B": [[1.0, 0.4], [-0.2, 0.9]], "bias": [0.1, -0.2]}
@@ -96,7 +97,8 @@ THEOREM = Theorem(
         Param("m", int, 2, "output dimension", min=1, max=4),
         Param("learned_dim", int, 2, "output dimension k~ of the learned psi", min=1, max=6),
         Param("readout_bias", bool, False, "readout sigma(A . + a) with a bias"),
-        Param("support", str, "cut", "training support (catalog 12.1)", choices=SUPPORTS),
+        Param("support", str, "cut", "training support: iid U[0,1]^n tokens, cut cube (sum <= cut_frac*n*T) "
+              "or subspace (tokens (s, 0, ..., 0))", choices=SUPPORTS),
         Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
         Param("test_scale", float, 1.0, "test tokens past T drawn from [0, test_scale]^n",
               min=0.0, max=100.0),
@@ -114,8 +116,9 @@ THEOREM = Theorem(
                    lambda p: p["supervision"] == "ALL", {"supervision": "ONLY"}),
         Assumption("A2", "supp(X_{<=i}) is regular closed for every i <= T",
                    note="every sampler here (iid, cut cube, subspace) is regular closed, and under "
-                        "ALL(T) the proof does not use A2; the catalog's CE-T1-antidiag needs an "
-                        "antidiagonal ONLY(2) support not implemented yet"),
+                        "ALL(T) the proof does not use A2; a counterexample without A2 (derived here, "
+                        "not in the paper: ONLY(2) on the antidiagonal support {(s, 1 - s)}) needs a "
+                        "support not implemented yet"),
     ),
     setup=Setup(
         learned=lambda p: DeepSets(p["n"], p["learned_dim"], p["m"], 3, p["readout_bias"]),
@@ -146,7 +149,8 @@ THEOREM = Theorem(
         SymbolicStep("S5 substitution at every length", "proof-step", "(22)",
                      "A psi = B phi => A sum_{j<=t} psi = B sum_{j<=t} phi for symbolic t",
                      substitution_any_length),
-        SymbolicStep("S6 bias variant needs two lengths", "proof-step", "catalog T1.5 S6",
+        SymbolicStep("S6 bias variant needs two lengths", "proof-step",
+                     "Theorem 1 with a readout bias (a variant derived here, not in the paper)",
                      "{C + a - b = 0, 2C + a - b = 0} => C = 0, a = b", bias_two_lengths),
         SymbolicStep("control: one length fixes C under a bias", "control", "deliberately false",
                      "{C + a - b = 0} => C = 0", bias_one_length_control),

@@ -36,7 +36,7 @@ def test_t4_erratum_input_relation_is_C_B_not_B_C():
 
 
 def test_t4_local_identifiability_rank_is_gauge_deficient():
-    # catalog INST-SSM-1: rank 8 of 12 (4-dim similarity gauge), test leaks nothing
+    # true_instance INST-SSM-1: rank 8 of 12 (4-dim similarity gauge), test leaks nothing
     diag = checked("AM24.T4").diagnostics["local_identifiability"]
     assert diag.startswith("J_train rank 8/12") and "J_train+test rank 8/12" in diag
 

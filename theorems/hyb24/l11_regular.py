@@ -73,8 +73,8 @@ THEOREM = Theorem(
                         "Lemma-37 certificates are the claim below, the bounded search is HYB24.NEG)"),
         Assumption("local", "local counts are available",
                    note="dropping it: Tomita 4 has a local program but none in C-RASP[] (Krebs 2008, "
-                        "cited; HYB24.NEG: none found up to size 12). Not Sigma*abSigma* over {a,b}, as the "
-                        "catalog says: it equals Sigma*aSigma*bSigma*, which is in C-RASP[]"),
+                        "cited; HYB24.NEG: none found up to size 12). Not Sigma*abSigma* over {a,b}, as an "
+                        "earlier reading had it: it equals Sigma*aSigma*bSigma*, which is in C-RASP[]"),
     ),
     claims=(
         Computed("(aa)* in C-RASP[periodic] over {a,b}", "conclusion", "Lemma 11 (2); App. C.2.3",
@@ -85,8 +85,9 @@ THEOREM = Theorem(
                  "strict-past chain E1, E2, E3", member("subseq_aab.crasp", "[]")),
         Computed("avoiding subsequence 1010 (Tomita 7) in C-RASP[]", "conclusion", "Lemma 11 (4); C.1.5",
                  "strict-past chain E1..E4, #E4 == 0", member("tomita7_pt.crasp", "[]")),
-        Computed("Sigma*abSigma* over {a,b} in C-RASP[] (catalog: needs Local)", "identification",
-                 "catalog L11 / section 8 (Local drop); finding",
+        Computed("Sigma*abSigma* over {a,b} in C-RASP[] (needs no Local)", "identification",
+                 "Lemma 11 / App. E.1.2 without Local: an earlier reading named Sigma*abSigma* over {a,b} "
+                 "as needing Local; the computation shows it does not (Tomita 4 does)",
                  "over two letters ab is a factor iff some b follows an a: #(Q(b) and #Q(a) >= 1) >= 1",
                  member("contains_ab_plain.crasp", "[]")),
         Computed("PARITY not in C-RASP[periodic,local]", "identification", "Lemma 11 (1); L40/L41",
@@ -104,7 +105,7 @@ THEOREM = Theorem(
         "(aa)* in C-RASP[periodic] over {a}": Verdict.CONFIRMED,
         "subsequence aab in C-RASP[]": Verdict.CONFIRMED,
         "avoiding subsequence 1010 (Tomita 7) in C-RASP[]": Verdict.CONFIRMED,
-        "Sigma*abSigma* over {a,b} in C-RASP[] (catalog: needs Local)": Verdict.CONFIRMED,
+        "Sigma*abSigma* over {a,b} in C-RASP[] (needs no Local)": Verdict.CONFIRMED,
         "PARITY not in C-RASP[periodic,local]": Verdict.INCONCLUSIVE,
         "Sigma*be* not in C-RASP[periodic,local]": Verdict.INCONCLUSIVE,
         "no library C-RASP[] program recognizes (aa)* (Lemma 37 certificates)": Verdict.CERTIFIED,

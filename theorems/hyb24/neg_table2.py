@@ -11,7 +11,7 @@ Two kinds of evidence, neither a proof of non-membership:
     programs, so nothing about it is confirmed; REFUTED is reserved for a found program that also agrees on
     every longer string checked (a candidate counterexample to the paper, to be reviewed).
 Positive controls show that the same search finds programs where they exist; the Occam learner is the
-finite proxy of the Inference Procedure (Definition 6, catalog D6) and its runs are "consistent with
+finite proxy of the Inference Procedure (Definition 6) and its runs are "consistent with
 Theorem 7", never a proof of it. Two deliberately false controls must be refuted.
 """
 
@@ -196,16 +196,18 @@ def false_morphism(p):
     return Verdict.REFUTED, c.witness, f"smallest witness {c.witness!r}: {c.how()}"
 
 
-def catalog_block_morphism(p):
-    """Control (a catalog erratum): h(a) = b^(K-1) a with PARITY counting b (b = 1, a = 0), K = 3."""
+def block_morphism_odd_k(p):
+    """Control (an earlier reading of the Lemma 40/41 block proxy, refuted here): h(a) = b^(K-1) a with
+    PARITY counting b (b = 1, a = 0), K = 3."""
     h = morphism({"a": "110"}, "a", "01")
     c = check_preimage(h, "PARITY", "(aa)*/unary", length_for(1, p["reduction_len"]))
     if c.holds:
         return Verdict.CERTIFIED, "0", c.how()
     return (Verdict.REFUTED, c.witness,
-            f"smallest witness {c.witness!r}: {c.how()}. The catalog (L11 item 1 proxy) pairs PARITY = 'even "
-            f"number of b's' with h(a) = b^(K-1) a; #b(h(a^m)) = m(K-1) is always even for odd K, so the "
-            f"block reduction needs K even or PARITY counting a (h(a) = 0^(K-1) 1 works for every K)")
+            f"smallest witness {c.witness!r}: {c.how()}. An earlier reading of the Lemma 40/41 proxy paired "
+            f"PARITY = 'even number of b's' with h(a) = b^(K-1) a; #b(h(a^m)) = m(K-1) is always even for "
+            f"odd K, so the block reduction needs K even or PARITY counting a (h(a) = 0^(K-1) 1 works for "
+            f"every K)")
 
 
 def false_search(p):
@@ -264,7 +266,7 @@ CLAIMS = (
     *(Computed(pos_name(lang, frag), "identification", "positive control",
                f"the search finds a smallest {frag} program for {lang} and it agrees on all strings of "
                f"length <= verify_len", positive(key, lang)) for lang, key, frag in POS),
-    *(Computed(f"occam: {lang} in {spec}", "identification", "Def. 6 / Thm 7 (finite proxy, catalog D6)",
+    *(Computed(f"occam: {lang} in {spec}", "identification", "Def. 6 / Thm 7 (finite proxy)",
                f"the smallest consistent {spec} program at training length n stabilizes on one that agrees "
                f"with {lang} up to 2n (consistent with Theorem 7, not a proof)", occam_positive(lang, spec))
       for lang, spec in (("MAJORITY", "[]"), ("Tomita1", "[]"), ("(aa)*", "[periodic]"),
@@ -274,9 +276,10 @@ CLAIMS = (
              occam_parity),
     Computed("control: Tomita6 = h^-1(MOD3) with 0->00, 1->01", "control", "deliberately false",
              "MOD3 = h^-1(Tomita 6) for h: 0->00, 1->01 (the Tomita-5 morphism)", false_morphism),
-    Computed("control: catalog block morphism b^(K-1)a, K = 3", "control", "catalog L11 item 1 (erratum)",
+    Computed("control: block morphism b^(K-1)a, K = 3", "control",
+             "Lemmas 40/41 (PARITY, App. C.3.3): an earlier reading of the block proxy, refuted here",
              "on block words h(a^m), h(a) = bba (b = 1), PARITY (even number of b) is (aa)*",
-             catalog_block_morphism),
+             block_morphism_odd_k),
     Computed("control: no small Tomita2 program in [periodic]", "control", "deliberately false",
              "no C-RASP[periodic] program of size <= positive_size agrees with Tomita 2 on strings <= "
              "positive_n", false_search),
@@ -288,7 +291,7 @@ EXPECT.update({pos_name(lang, frag): Verdict.CONFIRMED for lang, _, frag in POS}
 EXPECT.update({c.name: Verdict.CONFIRMED for c in CLAIMS if c.name.startswith("occam")})
 EXPECT.update({"Lemma 42 transformer on the library": Verdict.CONFIRMED,
                "control: Tomita6 = h^-1(MOD3) with 0->00, 1->01": Verdict.REFUTED,
-               "control: catalog block morphism b^(K-1)a, K = 3": Verdict.REFUTED,
+               "control: block morphism b^(K-1)a, K = 3": Verdict.REFUTED,
                "control: no small Tomita2 program in [periodic]": Verdict.REFUTED})
 
 THEOREM = Theorem(

@@ -18,7 +18,8 @@ PROGRAMS = Path(__file__).parent / "programs"
 
 
 def library_bound(p):
-    """Check B of the catalog for every library program: rows_P(N) <= (N+1)^K_u * prod 2^min(tau, N)."""
+    """The program-level bound (derived here, not in the paper) for every library program:
+    rows_P(N) <= (N+1)^K_u * prod 2^min(tau, N)."""
     programs, _ = load_index(PROGRAMS)
     lines, worst = [], Verdict.CERTIFIED
     for e in programs:
@@ -46,11 +47,13 @@ def nonlocal_rows(p):
     got = [comm.rows(half_language, 2, N) for N in Ns]
     want = [2 if N == 1 else 2 ** -(-N // 2) + 1 for N in Ns]
     v = Verdict.CERTIFIED if got == want else Verdict.REFUTED
-    return v, str(got), f"exact rows of L_half for N = 1..{p['N']}: {got} (catalog: 2^ceil(N/2) + 1 = {want})"
+    return v, str(got), (f"exact rows of L_half for N = 1..{p['N']}: {got} (predicted here: "
+                         f"2^ceil(N/2) + 1 = {want})")
 
 
 def infinite_precision_rows(p):
-    """Finding 3: a NoPE 2-layer model (running fraction of a's, then its average) at exact arithmetic."""
+    """Thm 12 without its precision hypothesis: a NoPE 2-layer model (running fraction of a's, then its
+    average) at exact arithmetic (constructed here, not in the paper)."""
     top = min(p["N"], 9)
     table = comm.protocol_counterexample(range(1, top + 1))
     got = [r["rows"] for r in table]
@@ -63,8 +66,9 @@ def infinite_precision_rows(p):
 
 
 def protocol_simulation(p):
-    """Check C: Alice's message (per head and key class: count and exact value sums, plus her local window)
-    lets Bob recompute every activation of every layer exactly; bits <= c log2(N+1) + d from the weights."""
+    """The protocol of the proof of Thm 12 / Thm 19: Alice's message (per head and key class: count and exact
+    value sums, plus her local window) lets Bob recompute every activation of every layer exactly; bits <=
+    c log2(N+1) + d from the weights."""
     entries = {e.file: e for e in load_index(PROGRAMS)[0]}
     lines = []
     for file in ("majority.crasp", "dyck1.crasp", "tomita4.crasp", "aa_star.crasp", "contains_ab.crasp"):
@@ -91,32 +95,35 @@ THEOREM = Theorem(
     )),
     assumptions=(
         Assumption("precision", "activations at O(log N) precision (appendix restatement, Thm 19)",
-                   note="the main text omits it; see the claim 'finding 3'"),
+                   note="the main text omits it; see the claim on infinite precision (2^N rows)"),
         Assumption("local", "psi translation-invariant and local",
                    note="dropping it: the claim on L_half"),
         Assumption("periodic", "positional predicates periodic",
-                   note="no counterexample known (catalog T12); none is fabricated"),
+                   note="no counterexample known; none is fabricated"),
     ),
     claims=(
-        Computed("program-level bound (check B) for every library program", "conclusion",
-                 "Thm 12 for C-RASP [DERIVED bound, catalog T12 (B)]",
+        Computed("program-level row bound for every library program", "conclusion",
+                 "Thm 12 for C-RASP programs (a program-level form of the bound, derived here, not in the "
+                 "paper)",
                  "rows_P(N) <= (N+1)^K_u * prod_local 2^min(tau, N) for every program and N",
                  library_bound),
-        Computed("check C: the protocol reconstructs Bob's activations exactly", "conclusion",
-                 "Thm 12 proof; catalog T12 (C)",
+        Computed("protocol: Alice's message reconstructs Bob's activations exactly", "conclusion",
+                 "proof of Thm 19 (= Thm 12), App. B.3",
                  "C log N bits from Alice determine every activation of Bob's half (compiled networks)",
                  protocol_simulation),
         Computed("dropping locality: L_half rows = 2^ceil(N/2) + 1", "identification",
-                 "catalog T12 drop table", "psi(i,j) = [i = 2j] gives exponentially many rows",
+                 "Thm 12 without Local (a family constructed here, not in the paper)",
+                 "psi(i,j) = [i = 2j] gives exponentially many rows",
                  nonlocal_rows),
-        Computed("finding 3: infinite precision gives 2^N rows", "identification",
-                 "catalog finding 3; main text vs Thm 19",
+        Computed("without the precision hypothesis: infinite precision gives 2^N rows", "identification",
+                 "Thm 12 (main text, no precision hypothesis) vs Thm 19 (App. B.3, O(log N) precision); "
+                 "the model is constructed here, not in the paper",
                  "a 2-layer NoPE model at exact arithmetic has 2^N one-way rows", infinite_precision_rows),
     ),
     expect={
-        "program-level bound (check B) for every library program": Verdict.CERTIFIED,
-        "check C: the protocol reconstructs Bob's activations exactly": Verdict.CERTIFIED,
+        "program-level row bound for every library program": Verdict.CERTIFIED,
+        "protocol: Alice's message reconstructs Bob's activations exactly": Verdict.CERTIFIED,
         "dropping locality: L_half rows = 2^ceil(N/2) + 1": Verdict.CERTIFIED,
-        "finding 3: infinite precision gives 2^N rows": Verdict.INCONCLUSIVE,
+        "without the precision hypothesis: infinite precision gives 2^N rows": Verdict.INCONCLUSIVE,
     },
 )

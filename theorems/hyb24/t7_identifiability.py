@@ -3,10 +3,11 @@ Thm 23 / Cor. 24, Lemmas 48 and 52, Prop. 31 / Remark 32, App. D.2) -- honest fi
 
 Theorem 7 is asymptotic (an infimum over infinite hypothesis classes and an unspecified n0), so nothing here
 proves it. Every claim is an exact computation about a finite object that the proof's argument predicts:
-the assumption-drop families of catalog section 3 (window majority, offset-D trigger, threshold g_{n0}, the
-f_alpha thresholds), the NoPE structure of compiled C-RASP[] programs, a lookup-table illustration of
-Thm 23 / Cor. 24, weights-only extraction of period and locality, the Lemma-48 necessity families and the
-MAJ2 even-length witness. Claims end with "consistent with ..."; the asymptotic statement is never certified.
+the assumption-drop families (window majority, offset-D trigger and threshold g_{n0}: constructed here, not
+in the paper; the f_alpha thresholds: a reconstruction of the App. D.2 function), the NoPE structure of
+compiled C-RASP[] programs, a lookup-table illustration of Thm 23 / Cor. 24, weights-only extraction of
+period and locality, the Lemma-48 necessity families and the MAJ2 even-length witness. Claims end with
+"consistent with ..."; the asymptotic statement is never certified.
 """
 
 from fractions import Fraction
@@ -118,7 +119,7 @@ def regularizer_demo(p):
             f"sum_c<N phi(c)^2 charges "
             f"beta^2 = {beta2} exactly when the offset D < N is inside the context. The compiled network of "
             f"f_{n + 1} equals MAJORITY on every string of length <= {min(n, p['net_len'])} (exact run) and "
-            f"misclassifies a^{n + 2}. Computed: a proxy of R (our reading of Def. 5 [RECON]) and the "
+            f"misclassifies a^{n + 2}. Computed: a proxy of R (our reading of Def. 5, reconstructed) and the "
             f"Lemma-47 image of term (8). Illustrative of Lemma 17's mechanism within one architecture: "
             f"MAJORITY's own network has the smaller R_minus, so this is not a claim about what the "
             f"Inference Procedure picks for MAJORITY; {T7} / Lemma 17 (the (8) penalty forces a uniform "
@@ -427,19 +428,21 @@ THEOREM = Theorem(
     ),
     claims=(
         Computed("drop Local: window majority fits n and fails by 2n", "conclusion",
-                 "catalog T7 table; Lemma 17",
+                 "Thm 7 without Local (a family constructed here, not in the paper); Lemma 17",
                  "W_D = MAJORITY on Sigma^{<=D}; for D in (n, 2n) it fits length n and fails at D + 1 <= 2n",
                  window_family),
-        Computed("drop Local: trigger f_D = MAJORITY on lengths <= D", "conclusion", "catalog T7 table",
+        Computed("drop Local: trigger f_D = MAJORITY on lengths <= D", "conclusion",
+                 "Thm 7 without Local (a family constructed here, not in the paper)",
                  "f_D = MAJORITY xor [w_{i-D} = a] agrees with MAJORITY on Sigma^{<=D}", trigger_family),
         Computed("drop Local: R_minus blind to the trigger offset, (8) charges it", "identification",
-                 "Def. 5 / Def. 16 [RECON]; Lemma 17",
+                 "Def. 5 / Def. 16 (a reconstructed reading); Lemma 17",
                  "R_minus(H_D) is the same for all D in (n, 2n]; the (8) term is beta^2 iff D < 2n",
                  regularizer_demo),
-        Computed("drop Periodic: g_n0 = MAJORITY below n0, differs at n0", "conclusion", "catalog T7 table",
+        Computed("drop Periodic: g_n0 = MAJORITY below n0, differs at n0", "conclusion",
+                 "Thm 7 without Periodic (a family constructed here, not in the paper)",
                  "g_n0 = MAJORITY xor [i >= n0] agrees on lengths < n0 and differs at n0", threshold_family),
         Computed("drop fixed precision: L*(alpha, beta) unbounded, <= 2^p on the grid", "conclusion",
-                 "App. D.2 [RECON function]",
+                 "App. D.2 (the function f_alpha reconstructed)",
                  "L*(alpha, beta) = min{L : exists k, alpha < k/L <= beta}; -> infinity as beta -> alpha; "
                  "<= 2^p on the 2^-p grid", precision_family),
         Computed("C18: compiled C-RASP[] programs are NoPE and offset-invariant", "conclusion", "Cor. 18",

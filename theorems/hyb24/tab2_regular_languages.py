@@ -18,7 +18,9 @@ from proofkit.verdict import Verdict
 PROGRAMS = Path(__file__).parent / "programs"
 
 # (row, ground truth, program file or None, paper: C-RASP[], C-RASP[periodic,local], reported APE, NoPE)
-# Theory columns and reported outcomes as reconstructed in catalog 002 section 7.1.
+# Theory columns from Table 2 (App. E.1.2; the column headers are a reconstruction) and reported outcomes
+# from Sec. 5 / Fig. 1 (APE succeeds exactly where a C-RASP[periodic,local] program exists, NoPE where a
+# C-RASP[] one does); the NoPE outcomes of rows 4 and 12-14 are predicted, not read from the paper.
 ROWS = (
     (1, "Tomita1", "tomita1.crasp", True, True, "yes", "yes"),
     (2, "Tomita2", "tomita2.crasp", True, True, "yes", "yes"),

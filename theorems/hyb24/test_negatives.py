@@ -107,7 +107,7 @@ def test_mod3_ground_truth_against_brute_force():
             assert t.accepts("".join(w)) == (w.count("1") % 3 == 0)
 
 
-def test_catalog_reductions_hold_and_a_wrong_one_gives_the_smallest_witness():
+def test_morphism_reductions_hold_and_a_wrong_one_gives_the_smallest_witness():
     for red in REDUCTIONS:
         assert red.check(6 if len(red.source) > 1 else 12).holds, red.key
     bad = check_preimage(morphism({"0": "00", "1": "01"}, "01", "01"), "Tomita6", "MOD3", 8)

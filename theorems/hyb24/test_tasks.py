@@ -132,7 +132,7 @@ def test_shrinking_is_bounded_by_work_not_time():
     assert T.shrink(p, task, x, budget_cells=20 * 19).tolist() == [1] * 19  # one step: 20 deletions
 
 
-def test_check_input_reproduces_the_catalog_aba_failure():
+def test_check_input_reproduces_the_aba_copy_failure():
     f = T.check_input(parse(TP.copy_program_text(2)), T.copy_task(2, unique=False), ["1", "2", "1"])
     assert f is not None and f.position == 5 and set(f.predicted) == {"2", "EOS"} and f.expected == "2"
 
