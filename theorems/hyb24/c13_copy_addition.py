@@ -36,7 +36,7 @@ THEOREM = Theorem(
     id="HYB24.C13",
     title="Copying with repetition, addition, multiplication and Dyck-2 are not expressible "
           "(exponential rows)",
-    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 5, Corollary 13; Remark 21", "",
+    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 4.3, Corollary 13; App. B.3 (Cor. 20, Remark 21)", "",
                    "huang2024formal"),
     statement=sp.Gt(sp.Function("rows")(sp.Symbol("N")), sp.Symbol("N") ** sp.Symbol("C")),
     params=ParamSpace((Param("N", int, 10, "largest split N (binary)", min=1, max=12),)),

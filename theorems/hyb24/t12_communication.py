@@ -86,7 +86,7 @@ def protocol_simulation(p):
 THEOREM = Theorem(
     id="HYB24.T12",
     title="Periodic, Local Limit Transformers at O(log N) precision have O(log N) one-way communication",
-    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 5, Theorem 12; App. E (Thm 19)", "",
+    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 4.3, Theorem 12; App. B.3 (Thm 19)", "",
                    "huang2024formal"),
     statement=sp.Le(sp.Function("D")(sp.Symbol("N")), sp.Symbol("C") * sp.log(sp.Symbol("N"))),
     params=ParamSpace((

@@ -123,7 +123,7 @@ def row_claim(row, truth, file, in_plain, in_pl, ape, nope):
 THEOREM = Theorem(
     id="HYB24.TAB2",
     title="Table 2: the 17 regular languages, C-RASP programs and reported length generalization",
-    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 6, Table 2; Fig. 1", "", "huang2024formal"),
+    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 5, Fig. 1; App. E.1.2, Table 2", "", "huang2024formal"),
     statement=sp.Symbol("APE_success") >> sp.Symbol("in_CRASP_periodic_local"),
     params=ParamSpace((
         Param("binary_len", int, 20, "exhaustive length for binary alphabets", min=1, max=24),

@@ -323,7 +323,7 @@ CLAIMS = (
 THEOREM = Theorem(
     id="HYB24.TAB3",
     title="Table 3: the 8 algorithmic tasks, C-RASP evidence and reported length generalization",
-    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 6, Table 3; Fig. 1; App. C.2, E.2", "",
+    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 5, Fig. 1; App. C.2, E.2.2, Table 3", "",
                    "huang2024formal"),
     statement=sp.Symbol("APE_success") >> sp.Symbol("in_CRASP_periodic_local"),
     params=ParamSpace((
