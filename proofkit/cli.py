@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import sympy as sp
+
 from . import record, registry, report, workguard
 from .atomic import prepare_folder
 from .errors import InputError
@@ -82,7 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s = sub.add_parser("show", help="statement, assumptions, claims, parameters of a theorem")
     s.add_argument("id")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="as JSON, the statement as text and as LaTeX")
+    s.add_argument("--latex", action="store_true", help="the statement as LaTeX (sympy.latex) only")
+    s.add_argument("--drop", action="append", default=[], metavar="ASSUMPTION_ID",
+                   help="the statement without this assumption's hypothesis (repeatable)")
 
     def common(s: argparse.ArgumentParser) -> None:
         s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
@@ -136,15 +141,24 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     thm = registry.get(args.id)
+    st = thm.statement_parts(args.drop)
+    latex = report.statement_latex(thm, args.drop)
+    if args.latex and not args.json:
+        print(latex)
+        return 0
     obj = {
-        "id": thm.id, "title": thm.title, "paper": str(thm.paper), "statement": str(thm.statement),
+        "id": thm.id, "title": thm.title, "paper": str(thm.paper), "statement": str(st),
+        "statement_latex": latex, "dropped": list(args.drop),
+        "hypotheses": [{"assumption": aid, "formula": sp.sstr(h)} for aid, h in st.hypotheses],
+        "conclusion": [{"claim": name, "formula": sp.sstr(c)} for name, c in st.conclusion],
+        "predicates": st.named(),
         "assumptions": [{"id": a.id, "meaning": a.meaning, "drop": dict(a.drop)} for a in thm.assumptions],
         "claims": [{"name": c.name, "role": c.role, "statement": c.statement(),
                     "expected": str(thm.expect.get(c.name, ""))} for c in thm.claims],
         "parameters": [{"name": p.name, "type": p.type.__name__, "default": p.default,
                         "allowed": p.allowed(), "help": p.help} for p in thm.params.params],
     }
-    _emit(args, obj, report.show(thm))
+    _emit(args, obj, report.show(thm, args.drop))
     return 0
 
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import mpmath as mp
+import sympy as sp
 
 from .spec import Theorem
 from .tolerances import fmt
@@ -68,8 +69,48 @@ def theorem_detail(r: TheoremResult) -> str:
     return "\n".join(out)
 
 
-def show(thm: Theorem) -> str:
-    out = [f"{thm.id}: {thm.title}", f"  paper: {thm.paper}", f"  statement: {thm.statement}",
+def statement_lines(thm: Theorem, dropped: Sequence[str] = ()) -> list[str]:
+    """The statement, one hypothesis per line labelled with its assumption id, then the conclusion
+    labelled with its claim names, then the wording of the named predicates it uses."""
+    st = thm.statement_parts(dropped)
+    if st.plain is not None:
+        out = [f"  statement: {sp.sstr(st.plain)}"]
+    else:
+        out = ["  statement:" + (f" (without {', '.join(dropped)})" if dropped else ""),
+               "    if" if st.hypotheses else "    (no hypotheses given as formulas)"]
+        width = max((len(a) for a, _ in st.hypotheses), default=0)
+        out += [f"      [{aid}]{' ' * (width - len(aid))}  {sp.sstr(h)}" for aid, h in st.hypotheses]
+        out.append("    then" if st.hypotheses else "    conclusion")
+        out += [f"      [{name}]  {sp.sstr(c)}" for name, c in st.conclusion]
+    named = st.named()
+    if named:
+        out.append("    where")
+        out += [f"      {k}: {v}" for k, v in named.items()]
+    return out
+
+
+def statement_latex(thm: Theorem, dropped: Sequence[str] = ()) -> str:
+    """The statement as a LaTeX fragment a paper can include: an ``aligned`` block, one hypothesis per
+    line tagged with its assumption id, the conclusion after ``\\Longrightarrow``."""
+    from .spec import latex_text, to_latex
+
+    st = thm.statement_parts(dropped)
+    if st.plain is not None:
+        return "% " + thm.id + "\n" + to_latex(st.plain, thm.latex_names)
+    lines = [f"% {thm.id}: {thm.title}", r"\begin{aligned}"]
+    for i, (aid, h) in enumerate(st.hypotheses):
+        sep = r" \wedge" if i + 1 < len(st.hypotheses) else ""
+        lines.append(rf"  & {to_latex(h, thm.latex_names)}{sep} && \text{{({latex_text(aid)})}} \\")
+    for i, (name, c) in enumerate(st.conclusion):
+        lead = r"\Longrightarrow\ " if i == 0 and st.hypotheses else r"\wedge\ " if i else ""
+        end = r" \\" if i + 1 < len(st.conclusion) else ""
+        lines.append(rf"  & {lead}{to_latex(c, thm.latex_names)} && \text{{({latex_text(name)})}}{end}")
+    lines.append(r"\end{aligned}")
+    return "\n".join(lines)
+
+
+def show(thm: Theorem, dropped: Sequence[str] = ()) -> str:
+    out = [f"{thm.id}: {thm.title}", f"  paper: {thm.paper}", *statement_lines(thm, dropped),
            "  assumptions:"]
     for a in thm.assumptions:
         drop = ", ".join(f"{k}={v}" for k, v in a.drop.items()) or "(not droppable by search)"

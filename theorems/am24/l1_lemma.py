@@ -6,6 +6,7 @@ import sympy as sp
 from sympy import Eq, Function, Symbol
 
 from proofkit.params import Param, ParamSpace
+from proofkit.predicates import C1, In, NonEmpty
 from proofkit.regions import NAMED, named
 from proofkit.spec import Assumption, PaperRef, SymbolicStep, Theorem
 from proofkit.transfer import FALSIFIER
@@ -16,6 +17,10 @@ tau = Symbol("tau", real=True)
 sigma = Symbol("sigma", nonnegative=True)
 rho = Symbol("rho", positive=True)
 f, g, leb = Function("f"), Function("g"), Function("Leb")
+# the statement's own symbols: the closed set X, its closure / interior, a point of X
+X_set = Symbol("X")
+closure, interior = Function("closure"), Function("interior")
+pt = sp.Matrix([x, y])
 
 # rational parametrization of the unit circle: every point except (-1, 0), which is checked apart
 CIRCLE = {x: (1 - tau**2) / (1 + tau**2), y: 2 * tau / (1 + tau**2)}
@@ -78,9 +83,11 @@ THEOREM = Theorem(
           "grad g on X",
     paper=PaperRef("Ahuja & Mansouri 2024 (arXiv 2402.04875v1)", "App. A.2, Lemma 1", "(4)-(9)",
                    "ahuja2024provable"),
-    statement=sp.Implies(Eq(leb(sp.Ne(f(x), g(x))), 0),
-                         sp.And(Eq(f(x), g(x)),
-                                Eq(sp.Derivative(f(x), x), sp.Derivative(g(x), x)))),
+    # Lemma 1's conclusion at every point (x, y) of X: values and Jacobians agree
+    conclusion=sp.Implies(In(sp.Tuple(x, y), X_set),
+                          sp.And(Eq(f(x, y), g(x, y)),
+                                 Eq(sp.Derivative(f(x, y), x), sp.Derivative(g(x, y), x)),
+                                 Eq(sp.Derivative(f(x, y), y), sp.Derivative(g(x, y), y)))),
     params=ParamSpace((
         Param("region", str, "unit_disc", "the closed set X in R^2 (proofkit.regions)",
               choices=tuple(NAMED)),
@@ -88,14 +95,18 @@ THEOREM = Theorem(
     assumptions=(
         Assumption("regular-closed", "X equals the closure of its interior",
                    lambda p: named(p["region"]).is_regular_closed()[0],
-                   {"region": "disc_with_segment"}),
+                   {"region": "disc_with_segment"},
+                   predicate=Eq(X_set, closure(interior(X_set)), evaluate=False)),
         Assumption("C1", "f, g are continuously differentiable on an open set containing X",
                    drop={}, note="not droppable by this search: the search family is C1 by "
-                                 "construction"),
+                                 "construction",
+                   predicate=C1(f(x, y), g(x, y), X_set)),
         Assumption("a.e.-equal", "f = g Lebesgue-almost everywhere on X", drop={},
-                   note="the search family satisfies the stronger d = f - g = 0 on all of X"),
+                   note="the search family satisfies the stronger d = f - g = 0 on all of X",
+                   # Leb{(x, y) in X : f != g} = 0
+                   predicate=Eq(leb(sp.And(In(sp.Tuple(x, y), X_set), sp.Ne(f(x, y), g(x, y)))), 0)),
         Assumption("non-empty", "X is non-empty", drop={},
-                   note="every Region has at least one piece"),
+                   note="every Region has at least one piece", predicate=NonEmpty(X_set)),
     ),
     claims=(
         SymbolicStep("S1 gradient transfers to the boundary of the unit disc", "proof-step",

@@ -8,6 +8,7 @@ from sympy import Eq, MatrixSymbol, Symbol
 from proofkit.families import DeepSets
 from proofkit.instances import seeded_matrix
 from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
+from proofkit.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
 from proofkit.spec import (
     Assumption,
     Generalization,
@@ -16,6 +17,7 @@ from proofkit.spec import (
     Relation,
     Setup,
     SymbolicStep,
+    T_len,
     Theorem,
 )
 from proofkit.support import SUPPORTS, Support
@@ -26,6 +28,11 @@ A = MatrixSymbol("A", m, kt)  # learned readout
 B = MatrixSymbol("B", m, k)  # true readout
 psi, phi = MatrixSymbol("psi", kt, 1), MatrixSymbol("phi", k, 1)  # token maps at a point x
 M = MatrixSymbol("M", kt, k)  # the linear map of linear representation identification
+# the statement's own symbols: activation, readout bias, hypothesis class, token / prefix random variables
+sigma, f_true, H = Symbol("sigma"), Symbol("f"), Symbol("H")
+a_bias = MatrixSymbol("a", m, 1)
+X_j, X_le_i, cube = Symbol("X_j"), Symbol("X_{1:i}"), Symbol("[0,1]^n")
+j_pos, i_len = Symbol("j", integer=True, positive=True), Symbol("i", integer=True, positive=True)
 
 # the default true model (values chosen here; the paper fixes none): phi(x) = W2 tanh(W1 x + b1) + b2,
 # readout B
@@ -89,8 +96,7 @@ THEOREM = Theorem(
     title="Deep sets with an injective bias-free readout generalize; A psi = B phi",
     paper=PaperRef("Ahuja & Mansouri 2024 (arXiv 2402.04875v1)", "Sec. 3 / App. A.2, Theorem 1",
                    "(10)-(22), remarks", "ahuja2024provable"),
-    statement=sp.Implies(Eq(sp.Function("R")(Symbol("T")), 0),
-                         Eq(sp.Function("h")(Symbol("t")), sp.Function("f")(Symbol("t")))),
+    latex_names={kt: r"\tilde{k}", X_le_i: r"X_{\leq i}", cube: r"[0,1]^{n}"},
     params=ParamSpace((
         param_T(3), param_activation(), param_supervision(),
         Param("n", int, 2, "token dimension", min=1, max=4),
@@ -105,20 +111,26 @@ THEOREM = Theorem(
     )),
     assumptions=(
         Assumption("A1.injective", "the readout activation is injective (sigmoid)",
-                   lambda p: p["activation"] != "relu", {"activation": "relu"}),
+                   lambda p: p["activation"] != "relu", {"activation": "relu"},
+                   predicate=Injective(sigma)),
         Assumption("A1.bias-free", "the readout is a bias-free perceptron sigma(A .)",
-                   lambda p: not p["readout_bias"], {"readout_bias": True}),
+                   lambda p: not p["readout_bias"], {"readout_bias": True},
+                   predicate=Eq(a_bias, sp.ZeroMatrix(m, 1), evaluate=False)),
         Assumption("H0.realizable", "f is in the learner's class (k~ large enough for B phi)",
-                   lambda p: p["learned_dim"] >= min(2, p["m"]), {"learned_dim": 1}),
+                   lambda p: p["learned_dim"] >= min(2, p["m"]), {"learned_dim": 1},
+                   predicate=Realizable(f_true, H)),
         Assumption("H1.token-support", "supp(X_j) = [0,1]^n at every position, also beyond T",
-                   lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0}),
+                   lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0},
+                   predicate=sp.Implies(j_pos >= 1, Eq(supp(X_j), cube, evaluate=False))),
         Assumption("ALL", "labels at every length 1..T (objective eq. 1)",
-                   lambda p: p["supervision"] == "ALL", {"supervision": "ONLY"}),
+                   lambda p: p["supervision"] == "ALL", {"supervision": "ONLY"},
+                   predicate=Eq(R_ALL(T_len), 0)),
         Assumption("A2", "supp(X_{<=i}) is regular closed for every i <= T",
                    note="every sampler here (iid, cut cube, subspace) is regular closed, and under "
                         "ALL(T) the proof does not use A2; a counterexample without A2 (derived here, "
                         "not in the paper: ONLY(2) on the antidiagonal support {(s, 1 - s)}) needs a "
-                        "support not implemented yet"),
+                        "support not implemented yet",
+                   predicate=sp.Implies(sp.Le(i_len, T_len), RegularClosed(supp(X_le_i)))),
     ),
     setup=Setup(
         learned=lambda p: DeepSets(p["n"], p["learned_dim"], p["m"], 3, p["readout_bias"]),

@@ -8,6 +8,7 @@ from sympy import Eq, MatrixSymbol, Symbol
 from proofkit.families import LinearRecurrence
 from proofkit.instances import seeded_matrix, spectral_shrink, with_rank_drop
 from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
+from proofkit.predicates import R_ALL, Injective
 from proofkit.spec import (
     Assumption,
     Generalization,
@@ -16,7 +17,9 @@ from proofkit.spec import (
     Relation,
     Setup,
     SymbolicStep,
+    T_len,
     Theorem,
+    predicate,
 )
 from proofkit.support import SUPPORTS, Support
 from proofkit.verdict import Verdict
@@ -28,6 +31,11 @@ At, Lt, Bt = MatrixSymbol("At", n, n), MatrixSymbol("Lt", n, n), MatrixSymbol("B
 A, L, B = MatrixSymbol("A", n, n), MatrixSymbol("L", n, n), MatrixSymbol("B", n, n)
 C = MatrixSymbol("C", n, n)
 ht, h = MatrixSymbol("ht", n, 1), MatrixSymbol("h", n, 1)
+# the statement's own symbols: the readout activation, the learned state dimension k~, the risk of eq. 1
+sigma, kt = Symbol("sigma"), Symbol("ktilde")
+SpanningSupport = predicate("SpanningSupport", "Assumption 8 (rank part): for some length 2 <= i <= T "
+                            "the training support supp(X_{<=i}) holds sequences x_{<=i} whose concatenation "
+                            "is an n i x n i matrix of rank n i (args: n, T)")
 
 # the default 2x2 true model (parameter value "INST-SSM-1"); "nonpositive": A = -I, B = I, Lam = I/2, whose
 # logits are <= 0 on [0,1]^n, where a ReLU readout is not injective
@@ -157,8 +165,7 @@ THEOREM = Theorem(
     title="Linear recurrence (SSM) with injective readout generalizes; h~_t = C h_t",
     paper=PaperRef("Ahuja & Mansouri 2024 (arXiv 2402.04875v1)", "Sec. 3 / App. A.2, Theorem 4",
                    "(43)-(45)", "ahuja2024provable"),
-    statement=sp.Implies(Eq(sp.Function("R")(sp.Symbol("T")), 0),
-                         Eq(sp.Function("h")(sp.Symbol("t")), sp.Function("f")(sp.Symbol("t")))),
+    latex_names={At: r"\tilde{A}", Lt: r"\tilde{\Lambda}", Bt: r"\tilde{B}", L: r"\Lambda"},
     params=ParamSpace((
         param_T(2), param_activation(), param_supervision(),
         Param("n", int, 2, "token = state = output dimension", min=1, max=4),
@@ -176,22 +183,28 @@ THEOREM = Theorem(
     assumptions=(
         Assumption("A5.injective", "the readout activation is injective (sigmoid)",
                    lambda p: p["activation"] != "relu",
-                   {"activation": "relu", "true_instance": "nonpositive"},
+                   {"activation": "relu", "true_instance": "nonpositive"}, predicate=Injective(sigma),
                    note="on the default true model the logits are positive on the support, so ReLU is "
                         "injective where the data reach; the drop uses a true model with logits <= 0"),
         Assumption("A5.square", "learned state dimension equals n (k~ = k = m = n)",
-                   lambda p: p["learned_dim"] == p["n"], {"learned_dim": 3}),
+                   lambda p: p["learned_dim"] == p["n"], {"learned_dim": 3}, predicate=Eq(kt, n)),
         Assumption("A5.A-invertible", "the true readout A is invertible",
-                   lambda p: p["true_A"] == "invertible", {"true_A": "singular"}),
+                   lambda p: p["true_A"] == "invertible", {"true_A": "singular"},
+                   predicate=sp.Q.invertible(A)),
         Assumption("A5.Lam-invertible", "the true transition Lam is invertible",
-                   lambda p: p["true_Lam"] == "invertible", {"true_Lam": "singular"}),
+                   lambda p: p["true_Lam"] == "invertible", {"true_Lam": "singular"},
+                   predicate=sp.Q.invertible(L)),
         Assumption("A5.B-invertible", "the true input map B is invertible",
-                   lambda p: p["true_B"] == "invertible", {"true_B": "singular"}),
+                   lambda p: p["true_B"] == "invertible", {"true_B": "singular"},
+                   predicate=sp.Q.invertible(B)),
         Assumption("A8", "some length-i training support (2 <= i <= T) spans R^{ni}",
-                   lambda p: p["support"] != "subspace", {"support": "subspace"}),
-        Assumption("T>=2", "labels up to length T >= 2", lambda p: p["T"] >= 2, {"T": 1}),
+                   lambda p: p["support"] != "subspace", {"support": "subspace"},
+                   predicate=SpanningSupport(n, T_len)),
+        Assumption("T>=2", "labels up to length T >= 2", lambda p: p["T"] >= 2, {"T": 1},
+                   predicate=sp.Ge(T_len, 2)),
         Assumption("ALL", "labels at every length 1..T (objective eq. 1)",
-                   lambda p: p["supervision"] == "ALL", {"supervision": "ONLY", "T": 2}),
+                   lambda p: p["supervision"] == "ALL", {"supervision": "ONLY", "T": 2},
+                   predicate=Eq(R_ALL(T_len), 0)),
     ),
     setup=Setup(
         learned=lambda p: LinearRecurrence(p["n"], p["learned_dim"], p["n"]),

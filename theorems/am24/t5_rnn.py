@@ -16,6 +16,7 @@ from sympy import Eq, MatrixSymbol, Symbol
 from proofkit.families import VanillaRNN
 from proofkit.instances import seeded_matrix, spectral_shrink, with_rank_drop
 from proofkit.params import Param, ParamSpace, param_T
+from proofkit.predicates import R_ALL, NonEmptyInterior, supp
 from proofkit.spec import (
     Assumption,
     Generalization,
@@ -24,6 +25,7 @@ from proofkit.spec import (
     Relation,
     Setup,
     SymbolicStep,
+    T_len,
     Theorem,
 )
 from proofkit.support import SUPPORTS, Support
@@ -35,6 +37,8 @@ A, L, B = MatrixSymbol("A", n, n), MatrixSymbol("L", n, n), MatrixSymbol("B", n,
 P = MatrixSymbol("P", n, n)  # projected onto the permutations
 S = MatrixSymbol("S", n, n)  # projected onto the signed permutations
 ht, h = MatrixSymbol("ht", n, 1), MatrixSymbol("h", n, 1)
+# the statement's own symbols: sigma (recurrence and readout), a scalar u, the first token X_1, the risk
+sigma_f, u, X_1 = sp.Function("sigma"), Symbol("u", real=True), Symbol("X_1")
 
 # INST-RNN-1, the default 2x2 true model
 INST = {"A": [[1.5, -0.7], [0.4, 1.2]], "Lam": [[0.6, -0.8], [0.5, 0.3]], "B": [[2.0, 0.5], [-1.0, 1.5]]}
@@ -182,8 +186,7 @@ THEOREM = Theorem(
            "permutation Pi"),
     paper=PaperRef("Ahuja & Mansouri 2024 (arXiv 2402.04875v1)", "Sec. 3 / App. A.2, Theorem 5, Assumption 6",
                    "(46)-(58)", "ahuja2024provable"),
-    statement=sp.Implies(Eq(sp.Function("R")(sp.Symbol("T")), 0),
-                         Eq(sp.Function("h")(sp.Symbol("t")), sp.Function("f")(sp.Symbol("t")))),
+    given=(("eq. 1 (zero risk)", Eq(R_ALL(T_len), 0)),),
     params=ParamSpace((
         param_T(2),
         Param("activation", str, "sigmoid", "sigma in the recurrence and the readout", choices=ACTIVATIONS),
@@ -197,12 +200,16 @@ THEOREM = Theorem(
         Assumption("A6.sigmoid", "sigma is the sigmoid (recurrence and readout)",
                    lambda p: p["activation"] == "sigmoid", {"activation": "relu"},
                    note="tanh keeps length generalization with signed permutations (tanh is odd); "
-                        "`--set activation=tanh` shows it"),
+                        "`--set activation=tanh` shows it",
+                   predicate=Eq(sigma_f(u), 1 / (1 + sp.exp(-u)))),
         Assumption("A6.A-invertible", "the true readout A is invertible",
-                   lambda p: p["true_A"] == "invertible", {"true_A": "singular"}),
+                   lambda p: p["true_A"] == "invertible", {"true_A": "singular"},
+                   predicate=sp.Q.invertible(A)),
         Assumption("A2", "supp(X_1) has a non-empty interior (sigma(B x_1) spans an open set)",
-                   lambda p: p["support"] != "subspace", {"support": "subspace"}),
-        Assumption("T>=2", "labels up to length T >= 2", lambda p: p["T"] >= 2, {"T": 1}),
+                   lambda p: p["support"] != "subspace", {"support": "subspace"},
+                   predicate=NonEmptyInterior(supp(X_1))),
+        Assumption("T>=2", "labels up to length T >= 2", lambda p: p["T"] >= 2, {"T": 1},
+                   predicate=sp.Ge(T_len, 2)),
     ),
     setup=Setup(
         learned=lambda p: VanillaRNN(p["n"], p["n"], p["n"], sigma=p["activation"]),

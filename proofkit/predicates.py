@@ -1,0 +1,23 @@
+"""Named predicates shared by theorem statements (sympy Booleans whose help is their wording): the
+generic vocabulary of hypotheses that have no formula of their own. Paper-specific ones live in the
+theorem files (:func:`proofkit.spec.predicate`)."""
+
+from __future__ import annotations
+
+from .spec import function, predicate
+
+Injective = predicate("Injective", "the map is injective (one-to-one)")
+RegularClosed = predicate("RegularClosed", "the set equals the closure of its interior")
+NonEmptyInterior = predicate("NonEmptyInterior", "the set has a non-empty interior")
+NonEmpty = predicate("NonEmpty", "the set is non-empty")
+C1 = predicate("C1", "the functions are continuously differentiable on an open set containing the set "
+                     "named last")
+Realizable = predicate("Realizable", "realizability: the true model f is in the learner's hypothesis "
+                                     "class H")
+#: supp(X) of a random variable (a set-valued function)
+supp = function("supp", "the support of the distribution of the random variable")
+In = predicate("In", "the point (first argument) lies in the set (second argument)")
+#: the risk of eq. 1 with labels at every length (R_ALL(T) = 0: the training equalities)
+R_ALL = function("R_ALL", "risk with labels at every length 1..T, sum_{i<=T} E||h(X_{<=i}) - f(X_{<=i})||^2 "
+                          "(the objective of eq. 1); R_ALL(T) = 0 is the training equalities h = f on "
+                          "supp(X_{<=i}) for every i <= T")
