@@ -17,6 +17,7 @@ from . import activation as act
 from . import certify
 from .backend import ARB, MP, mp_abs_max
 from .certify_features import sum_bound
+from .certify_pairwise import sum_bound as pairwise_sum_bound
 from .problem import Problem
 from .spec import Generalization
 from .support import corner_sequences, test_lengths
@@ -111,6 +112,8 @@ def decide(claim: Generalization, p: Problem, theta: np.ndarray, ball_theta: np.
                     f"geometric tails); sampled max {fmt(worst)} ({sampled})",
                     f"every length t >= 1, tokens in {box}")
     sb = sum_bound(p.learned, theta, p.true, p.true_theta(MP), lo_box, hi_box, longest, p.dps)
+    if sb is None:  # families linear in their parameters with fixed features (pairwise sums)
+        sb = pairwise_sum_bound(p.learned, theta, p.true, p.true_theta(MP), lo_box, hi_box, longest, p.dps)
     if sb is not None and sb.value <= ZERO_TOL:
         return (Verdict.CERTIFIED, fmt(worst),
                 f"ball bound {fmt(sb.value)} on sup|logit_h - logit_f| over {sb.domain} ({sb.how}); "

@@ -1,0 +1,190 @@
+"""Pairwise sums with a residual: logit at position t = ``A (sum_{j<=t} W p(x_t, x_j) + E x_t)``.
+
+``p`` is a fixed feature map of a pair of tokens (query ``a = x_t``, key ``b = x_j``): every monomial
+``a^alpha b^beta`` of total degree <= ``degree`` in the 2n coordinates (the constant included), so the
+pair map ``psi(a, b) = W p(a, b)`` is any polynomial pair map of that degree. ``E`` is the residual:
+the k x n identity (``E x_t = x_t`` when k = n), or absent (``residual=False``). The sum includes the
+diagonal j = t. Logits are the pre-activation readout; the readout activation is applied by the problem.
+
+Linear in the learned parameters: with the features fixed, the logit is linear in ``(A, G = A W)``
+(``G sum_j p(x_t, x_j) + A E x_t``). Zero risk on a support whose length-t sections have interior is
+then an exact linear statement: the polynomial ``h - f`` in the tokens vanishes identically, i.e. each
+of its monomial coefficients (integer combinations of the entries of ``A - A_f`` and ``G - G_f``) is 0.
+:func:`coefficient_rows` writes those equations in exact integers (:mod:`proofkit.certify_pairwise`).
+
+The Jacobian in ``(A, W)`` is exact (bilinear model), written through ``ops`` like the model.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+
+from ..backend import FLOAT64, Ops
+from .base import Family
+
+
+def monomials(n: int, degree: int) -> list[tuple[int, ...]]:
+    """Exponent tuples (alpha_1..alpha_n, beta_1..beta_n) of total degree <= ``degree``, ordered by
+    degree then lexicographically (descending), the constant first."""
+    out: list[tuple[int, ...]] = []
+    for d in range(degree + 1):
+        out += sorted((e for e in itertools.product(range(d + 1), repeat=2 * n) if sum(e) == d),
+                      reverse=True)
+    return out
+
+
+def swap_exponent(e: tuple[int, ...]) -> tuple[int, ...]:
+    """The monomial with query and key exchanged: a^alpha b^beta -> a^beta b^alpha."""
+    n = len(e) // 2
+    return e[n:] + e[:n]
+
+
+class PairwiseSum(Family):
+    """Parameters A (m x k) and W (k x F), F = number of monomials of degree <= ``degree`` in 2n
+    variables. ``basis_degree`` (>= degree): the monomial basis in which :meth:`relation_symbols`
+    reports ``W`` (zero-padded), so that two families of different degrees compare entry by entry."""
+
+    name = "pairwise_sum"
+
+    def __init__(self, n: int = 2, k: int = 2, m: int = 2, degree: int = 2, residual: bool = True,
+                 basis_degree: int | None = None) -> None:
+        self.n, self.k, self.m, self.degree, self.residual = n, k, m, degree, residual
+        self.basis_degree = max(degree, basis_degree or degree)
+        self.exponents = monomials(n, degree)
+        self.F = len(self.exponents)
+        self.layout = {"A": (m, k), "W": (k, self.F)}
+
+    # ------------------------------------------------------------------ features
+    def features(self, a: np.ndarray, b: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        """p(a, b) for a batch of pairs: (..., n), (..., n) -> (..., F)."""
+        z = np.concatenate([a, b], axis=-1)
+        one = ops.convert(1)
+        powers: list[list[Any]] = [[None] * (self.degree + 1) for _ in range(2 * self.n)]  # [v][d]: z_v^d
+        for v in range(2 * self.n):
+            col = z[..., v]
+            cur = None
+            for d in range(1, self.degree + 1):
+                cur = col if cur is None else cur * col
+                powers[v][d] = cur
+        cols = []
+        for e in self.exponents:
+            term = None
+            for v, d in enumerate(e):
+                if d:
+                    term = powers[v][d] if term is None else term * powers[v][d]
+            if term is None:
+                term = (np.ones(z.shape[:-1]) if ops.name == "float64"
+                        else np.full(z.shape[:-1], one, dtype=object))
+            cols.append(term)
+        return np.stack(cols, axis=-1)
+
+    def pooled(self, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        """S = sum_{j<=t} p(x_t, x_j) at the last position: (N, t, n) -> (N, F)."""
+        a = np.broadcast_to(X[:, -1:, :], X.shape)
+        return self.features(a, X, ops).sum(axis=1)
+
+    def _residual_input(self, X: np.ndarray, ops: Ops) -> np.ndarray:
+        """E x_t: (N, k) (the first k coordinates of x_t, zero-padded when k > n)."""
+        x = X[:, -1, :]
+        if self.k <= self.n:
+            return x[:, : self.k]
+        return np.concatenate([x, ops.zeros((X.shape[0], self.k - self.n))], axis=1)
+
+    # ------------------------------------------------------------------ model
+    def pair_map(self, theta: np.ndarray, a: np.ndarray, b: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        """psi(a, b) = W p(a, b): (G, n), (G, n) -> (G, k)."""
+        return self.features(a, b, ops) @ self.unpack(theta)["W"].T
+
+    def inner(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        """sum_j psi(x_t, x_j) + E x_t at the last position: (N, t, n) -> (N, k)."""
+        p = self.unpack(theta)
+        u = self.pooled(X, ops) @ p["W"].T
+        return u + self._residual_input(X, ops) if self.residual else u
+
+    def logits(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        return self.inner(theta, X, ops) @ self.unpack(theta)["A"].T
+
+    def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        """d logit_r / d A[r', i] = [r = r'] u_i (u = W S + E x_t); d logit_r / d W[i, s] = A[r, i] S_s."""
+        p = self.unpack(theta)
+        N = X.shape[0]
+        m, k, F = self.m, self.k, self.F
+        S = self.pooled(X, ops)
+        u = S @ p["W"].T
+        if self.residual:
+            u = u + self._residual_input(X, ops)
+        dA = ops.zeros((N, m, m * k))
+        for r in range(m):
+            dA[:, r, r * k : (r + 1) * k] = u
+        dW = p["A"][None, :, :, None] * S[:, None, None, :]  # (N, m, k, F)
+        return np.concatenate([dA, dW.reshape(N, m, k * F)], axis=2)
+
+    # ------------------------------------------------------------------ objects relations name
+    def basis(self) -> list[tuple[int, ...]]:
+        return monomials(self.n, self.basis_degree)
+
+    def padded_W(self, W: np.ndarray, ops: Ops) -> np.ndarray:
+        """W in the monomial basis of ``basis_degree`` (zero columns for the monomials it lacks)."""
+        index = {e: i for i, e in enumerate(self.exponents)}
+        cols = []
+        for e in self.basis():
+            cols.append(W[:, index[e]] if e in index else ops.zeros((W.shape[0],)))
+        return np.stack(cols, axis=1)
+
+    def relation_symbols(self, theta: np.ndarray, ops: Ops) -> dict[str, np.ndarray]:
+        """``A``, ``W`` (coefficients of psi in the monomial basis of ``basis_degree``: psi = phi on any
+        set with interior iff these are equal, monomials being linearly independent functions) and
+        ``Wswap`` (the coefficients of psi(b, a): query and key exchanged)."""
+        p = self.unpack(theta)
+        W = self.padded_W(p["W"], ops)
+        basis = self.basis()
+        index = {e: i for i, e in enumerate(basis)}
+        Wswap = np.stack([W[:, index[swap_exponent(e)]] for e in basis], axis=1)
+        return {"A": p["A"], "W": W, "Wswap": Wswap}
+
+    def linear_parts(self, theta: np.ndarray) -> dict[str, Any]:
+        """The model in its linear coordinates: logit = G S + R x_t with G = A W (m x F, columns in
+        the order of ``exponents``) and R = A E (m x n; zero without the residual). Arrays in theta's
+        own backend (object arrays of balls stay balls)."""
+        p = self.unpack(theta)
+        A = p["A"]
+        G = A @ p["W"]
+        zero = A.flat[0] * 0 if A.dtype == object and A.size else 0.0
+        R = np.full((self.m, self.n), zero, dtype=A.dtype)
+        if self.residual:
+            for i in range(min(self.k, self.n)):
+                R[:, i] = A[:, i]
+        return {"exponents": list(self.exponents), "G": G, "R": R}
+
+    # ------------------------------------------------------------------ symmetry
+    def gauge_tangent(self, theta: np.ndarray) -> np.ndarray:
+        """Without the residual, (A, W) -> (A M^-1, M W) keeps the logits (dim k^2); with it, A is
+        pinned by the residual term and there is no continuous symmetry."""
+        if self.residual:
+            return np.zeros((self.n_params, 0))
+        p = self.unpack(np.asarray(theta, dtype=float))
+        cols = []
+        for a in range(self.k):
+            for b in range(self.k):
+                Xi = np.zeros((self.k, self.k))
+                Xi[a, b] = 1.0
+                cols.append(self.pack({"A": -p["A"] @ Xi, "W": Xi @ p["W"]}))
+        return np.array(cols).T
+
+    def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
+        """Without the residual and k = m: move along (A M^-1, M W) to A = A_ref."""
+        if self.residual or self.k != self.m:
+            return theta
+        from .linrec import _inv
+
+        p, q = dict(self.unpack(theta)), self.unpack(reference)
+        try:
+            Mi = _inv(p["A"], ops) @ q["A"]
+            M = _inv(Mi, ops)
+        except (ZeroDivisionError, np.linalg.LinAlgError, ValueError):
+            return theta
+        p["A"], p["W"] = p["A"] @ Mi, M @ p["W"]
+        return self.pack(p, ops)

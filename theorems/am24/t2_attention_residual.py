@@ -1,0 +1,328 @@
+"""AM24.T2: an attention-like model with a residual, sigma(A (sum_{j<=i} psi(x_i, x_j) + x_i))
+(Assumption 3), trained on lengths <= T (the paper asks T >= 3), length- and compositionally generalizes;
+the proof identifies A = B and psi = phi on [0,1]^{2n} (Ahuja & Mansouri, Theorem 2 and its proof,
+eqs. 23-36; the no-residual paragraph, eq. 35; "Discussion on Assumption 3", eq. 59).
+
+The learned and true pair maps are polynomial pair maps psi(a, b) = W p(a, b), p every monomial of degree
+<= D in the 2n coordinates of (query a, key b) (proofkit.families.pairwise). With the features fixed the
+logit is linear in (A, G = A W), so zero training risk is an exact linear system in integers (monomial
+coefficients of h - f, a polynomial in the tokens vanishing on a set with interior), and "every zero-risk
+learner of this class generalizes" is decided exactly (proofkit.certify_pairwise): the claim
+'every zero-risk learner generalizes (exact)'. Identification relations are then parameter identities:
+psi = phi on [0,1]^{2n} iff W = V (monomials are linearly independent functions).
+"""
+
+import numpy as np
+import sympy as sp
+from sympy import Eq, MatrixSymbol, Symbol
+
+from proofkit import certify_pairwise as cp
+from proofkit.families.pairwise import PairwiseSum, monomials
+from proofkit.instances import seeded_matrix
+from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
+from proofkit.spec import (
+    Assumption,
+    Computed,
+    Generalization,
+    PaperRef,
+    Relation,
+    Setup,
+    SymbolicStep,
+    Theorem,
+)
+from proofkit.support import SUPPORTS, Support
+from proofkit.verdict import Verdict
+
+m, n, kt, F = Symbol("m"), Symbol("n"), Symbol("kt"), Symbol("F")
+A = MatrixSymbol("A", m, kt)  # learned readout
+B = MatrixSymbol("B", m, n)  # true readout
+W = MatrixSymbol("W", kt, F)  # learned pair map psi = W p (coefficients on the monomials p)
+V = MatrixSymbol("V", n, F)  # true pair map phi = V p
+Vs = MatrixSymbol("Vswap", n, F)  # phi(b, a): query and key exchanged
+
+# the default true model (values chosen here; the paper fixes none): n = m = 2, degree 2 (15 monomials)
+B_INST = [[1.0, 0.3], [-0.4, 0.8]]
+
+
+def _true_V(n_, degree):
+    F_ = len(monomials(n_, degree))
+    if n_ == 2:
+        return np.array([[((r + 1) * (s + 2) % 7 - 3) / 5 for s in range(F_)] for r in range(n_)])
+    return seeded_matrix(70 + 10 * n_ + degree, (n_, F_))
+
+
+def _true_B(m_, n_):
+    return np.array(B_INST) if (m_, n_) == (2, 2) else seeded_matrix(60 + 10 * m_ + n_, (m_, n_))
+
+
+def true_params(p):
+    blocks = [_true_B(p["m"], p["n"]), _true_V(p["n"], p["true_degree"])]
+    return [repr(float(v)) for b in blocks for v in np.ravel(b)]
+
+
+def _basis(p):
+    return max(p["degree"], p["true_degree"])
+
+
+def learned_family(p):
+    return PairwiseSum(p["n"], p["learned_dim"], p["m"], p["degree"], p["residual"], _basis(p))
+
+
+def true_family(p):
+    return PairwiseSum(p["n"], p["n"], p["m"], p["true_degree"], p["residual"], _basis(p))
+
+
+def _pinned(p):
+    """Token coordinates the support fixes to 0 (the subspace support varies the first one only)."""
+    return list(range(1, p["n"])) if p["support"] == "subspace" else []
+
+
+# ----------------------------------------------------------------------------- exact claim
+def every_zero_risk_learner(p):
+    """Every zero-risk learner of the class (polynomial pair maps of degree <= D) generalizes: the
+    kernel of the integer system of zero training risk (per output row, in the linear coordinates
+    (G, R) = (A W, A E)) is annihilated by the equations of every length t >= 1."""
+    fam_h, fam_f = learned_family(p), true_family(p)
+    T = p["T"]
+    train = list(range(1, T + 1)) if p["supervision"] == "ALL" else [T]
+    theta = np.asarray(true_params(p), dtype=object)
+    Bm = np.array([[sp.Rational(v) for v in row] for row in theta[: p["m"] * p["n"]].reshape(p["m"], p["n"])])
+    Vm = np.array([[sp.Rational(v) for v in row]
+                   for row in theta[p["m"] * p["n"]:].reshape(p["n"], fam_f.F)])
+    G = Bm @ Vm
+    rows = [(list(G[r]), list(Bm[r]) if p["residual"] else []) for r in range(p["m"])]
+    an = cp.analyse(fam_h.exponents, fam_f.exponents, rows, p["n"], p["residual"], p["residual"], train,
+                    _pinned(p))
+    where = (f"supervised lengths {train}; {an.equations} monomial equations in {an.unknowns} unknowns per "
+             f"output row (G = A W on {fam_h.F} monomials of degree <= {p['degree']}"
+             + (f", R = A E on {p['n']} residual entries" if p["residual"] else "") + ")")
+    if not an.feasible:
+        return (Verdict.INCONCLUSIVE, "infeasible",
+                f"no learner of the class has zero risk ({where}): f is not realizable here")
+    scope = (f"lengths 1..{an.lengths[-1]} checked exactly; the length-t equations are affine in t "
+             "(key-token rows fixed, x_t-only rows = diagonal + (t - 1) key-free + residual), so this "
+             "covers every length t >= 1")
+    if an.failures:
+        t, v = an.failures[0]
+        lengths = sorted({t for t, _ in an.failures})
+        return (Verdict.REFUTED, f"zero-risk set dim {p['m'] * an.dim}",
+                f"exact (integer arithmetic): zero-risk set of dimension {p['m']} x {an.dim} ({where}); "
+                f"the direction dG, dR = {cp.describe_direction(v, fam_h.exponents, p['n'])} (added to "
+                f"any output row of the true (G, R)) keeps zero training risk and changes the logit at "
+                f"lengths {lengths} on every open set of tokens; realized in the class by W = A^-1 G for "
+                "A = B + (a small multiple of dR) invertible")
+    return (Verdict.CERTIFIED, f"zero-risk set dim {p['m'] * an.dim}",
+            f"exact (integer arithmetic): zero-risk set of dimension {p['m']} x {an.dim} ({where}) and "
+            f"every zero-risk direction leaves every length unchanged ({scope}); so every zero-risk learner "
+            "of this class equals f on every sequence with tokens in the support's token box (length and "
+            "compositional generalization)")
+
+
+# ----------------------------------------------------------------------------- sympy steps
+u, x1, x2, x3 = sp.symbols("u x1 x2 x3", real=True)
+a_, b_, c_ = sp.symbols("a b c", real=True)
+i_ = sp.Symbol("i", integer=True, positive=True)
+psi_f, phi_f = sp.Function("psi"), sp.Function("phi")
+
+
+def _sigmoid(z):
+    return 1 / (1 + sp.exp(-z))
+
+
+def sigmoid_monotone():
+    """S1 (25): sigma' = sigma (1 - sigma) > 0, so sigma is injective and the pre-activations agree."""
+    s = _sigmoid(u)
+    return sp.diff(s, u) - s * (1 - s)
+
+
+def derivative_wrt_key(printed=False):
+    """S2 (26): d/dx_j [A sum_{k<=i} psi(x_i, x_k) + A x_i] = A d psi(x_i, x_j)/dx_j for j < i (scalar
+    tokens, i = 3, j = 1). As printed ('derivative w.r.t. x_i', and (27) d psi/dx_i^k): with the concrete
+    pair map psi(a, b) = a b + b^2 and A = 2 the x_i-derivative is not A d psi/dx_j."""
+    if printed:
+        def pm(a, b):
+            return a * b + b**2
+        total = 2 * (pm(x3, x1) + pm(x3, x2) + pm(x3, x3)) + 2 * x3
+        return sp.diff(total, x3) - 2 * sp.diff(pm(x3, x1), x1)
+    total = a_ * (psi_f(x3, x1) + psi_f(x3, x2) + psi_f(x3, x3)) + a_ * x3
+    return sp.diff(total, x1) - a_ * sp.diff(psi_f(x3, x1), x1)
+
+
+def constant_of_query_only():
+    """S3 (27)-(31): a pair function g(a, b) = A psi - B phi with dg/db = 0 on a box is C(a): here for
+    g = c(a) + (b-free part), the b-derivative of g - g(a, 0) vanishes (n = 1, with generic c(a))."""
+    cfun = sp.Function("C")
+    g = cfun(a_) + 0 * b_
+    return [sp.diff(g, b_), g - g.subs(b_, 0)]
+
+
+def two_lengths(first=None):
+    """S4 (32)-(33): with A psi = B phi + C, length i gives i C + A x = B x (scalar form c, a, b); two
+    lengths i and i + 1 give C = 0 and A = B. ``first=1``: lengths 1 and 2 (T = 2 under ALL, derived here:
+    (31) holds at i = 2 and extends to the diagonal, and length 1 is supervised)."""
+    i = i_ if first is None else first
+    sol = sp.solve([i * c_ + a_ - b_, (i + 1) * c_ + a_ - b_], [c_, a_], dict=True)
+    return sp.Eq(sp.Tuple(sol[0][c_], sol[0][a_] - b_), sp.Tuple(0, 0))
+
+
+def one_length_control():
+    """Control: a single supervised length i fixes C (false: {i C + A x = B x} leaves A free, C =
+    (B - A) x / i)."""
+    sol = sp.solve([i_ * c_ + a_ - b_], [c_, a_], dict=True)
+    return sol[0].get(c_, c_)
+
+
+def substitution_any_length():
+    """S5 (34)-(36): with A = B and psi = phi, A (sum_{j<=t} psi + x_t) - B (sum_{j<=t} phi + x_t) = 0
+    at every symbolic length t."""
+    t, j = sp.symbols("t j", integer=True, positive=True)
+    ps, ph, xt = sp.IndexedBase("psi"), sp.IndexedBase("phi"), sp.Symbol("x_t")
+    expr = b_ * (sp.Sum(ps[j], (j, 1, t)) + xt) - b_ * (sp.Sum(ph[j], (j, 1, t)) + xt)
+    return expr.subs(ps, ph).doit()
+
+
+def no_residual_constant():
+    """S6 (35): without the residual, length i gives i C(x) = 0, so C = 0 and A psi = B phi."""
+    return sp.Eq(sp.Tuple(*sp.solve(sp.Eq(i_ * c_, 0), c_)), sp.Tuple(0))
+
+
+def attention_form():
+    """S7 (59): sum_{j<=i} theta(q_i k_j) v_j + x_i = sum_{j<=i} phi(x_i, x_j) + x_i with phi(x_i, x_j) :=
+    theta(q_i^T k_j) v_j (scalar keys/queries/values, i = 3, generic theta, affine q, k, v)."""
+    theta = sp.Function("theta")
+    wq, bq, wk, bk, wv, bv = sp.symbols("wq bq wk bk wv bv", real=True)
+    xs = (x1, x2, x3)
+
+    def phi(xi, xj):
+        return theta((wq * xi + bq) * (wk * xj + bk)) * (wv * xj + bv)
+
+    att = sum(theta((wq * x3 + bq) * (wk * xj + bk)) * (wv * xj + bv) for xj in xs) + x3
+    return att - (sum(phi(x3, xj) for xj in xs) + x3)
+
+
+def printed_36():
+    """(36) as printed: h(x_{<=T~}) = sigma(A sum_j psi(x_T~, x_j)), the residual x_T~ left out; under
+    Assumption 3 h carries + x_T~ inside sigma (n = 1, A = 1, psi(a, b) = a b, T~ = 2)."""
+    h = _sigmoid(x2 * x1 + x2 * x2 + x2)
+    return h - _sigmoid(x2 * x1 + x2 * x2)
+
+
+THEOREM = Theorem(
+    id="AM24.T2",
+    title="Attention-like model with residual (Assumption 3) generalizes; A = B, psi = phi",
+    paper=PaperRef("Ahuja & Mansouri 2024 (arXiv 2402.04875v1)",
+                   "Sec. 2.2 / App. A, Theorem 2, Assumption 3", "(23)-(36), (59)", "ahuja2024provable"),
+    statement=sp.Implies(Eq(sp.Function("R")(Symbol("T")), 0),
+                         Eq(sp.Function("h")(Symbol("t")), sp.Function("f")(Symbol("t")))),
+    params=ParamSpace((
+        param_T(3), param_supervision(), param_activation(),
+        Param("n", int, 2, "token dimension", min=1, max=3),
+        Param("m", int, 2, "output dimension", min=1, max=3),
+        Param("degree", int, 2, "feature degree D of the learned pair map psi (monomials of degree <= D "
+              "in the 2n coordinates of (query, key))", min=1, max=3),
+        Param("true_degree", int, 2, "feature degree of the true pair map phi", min=1, max=3),
+        Param("learned_dim", int, 2, "output dimension k~ of the learned psi (the residual needs k~ = n; "
+              "otherwise it enters through the k~ x n identity)", min=1, max=4),
+        Param("residual", bool, True, "the residual + x_i inside the readout (Assumption 3); false: the "
+              "no-residual model of the paragraph after eq. (34)"),
+        Param("support", str, "iid", "training support: iid U[0,1]^n tokens (every pair support is "
+              "[0,1]^{2n}), cut cube (sum <= cut_frac*n*T) or subspace (tokens (s, 0, ..., 0))",
+              choices=SUPPORTS),
+        Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
+    )),
+    assumptions=(
+        Assumption("A3.injective", "omega, rho are perceptrons with a bijective (injective) activation",
+                   lambda p: p["activation"] != "relu", {"activation": "relu"}),
+        Assumption("A3.residual", "the residual x_i enters inside the readout (Assumption 3)",
+                   lambda p: p["residual"], {"residual": False},
+                   note="the paper's paragraph after eq. (34): without it, A psi = B phi (linear "
+                        "identification) and generalization still hold"),
+        Assumption("A3.dims", "psi maps to R^n (k~ = n), so that psi + x_i is defined",
+                   lambda p: p["learned_dim"] == p["n"], {"learned_dim": 3}),
+        Assumption("H0.realizable", "f is in the learner's class (psi's feature degree >= phi's)",
+                   lambda p: p["degree"] >= p["true_degree"], {"degree": 1}),
+        Assumption("H1.pair-support", "supp(X_i, X_j) = [0,1]^{2n} for all i != j",
+                   lambda p: p["support"] == "iid", {"support": "cut"},
+                   note="the cut cube keeps a joint support with interior but no full pair support"),
+        Assumption("A2", "supp(X_{<=i}) is regular closed for every i <= T",
+                   lambda p: p["support"] != "subspace", {"support": "subspace"},
+                   note="the subspace support (s, 0, ..., 0) has no interior; its test tokens stay on the "
+                        "subspace"),
+        Assumption("ALL", "labels at every length 1..T (objective eq. 1)",
+                   lambda p: p["supervision"] == "ALL", {"supervision": "ONLY"}),
+        Assumption("T>=3", "labels up to length T >= 3 (Theorem 2)", lambda p: p["T"] >= 3, {"T": 2},
+                   note="dropped to T = 2, the largest T it excludes; T = 1 is `--set T=1`"),
+    ),
+    setup=Setup(
+        learned=learned_family,
+        true=true_family,
+        true_params=true_params,
+        support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"]),
+        learned_symbols={"A": A, "W": W},
+        true_symbols={"A": B, "W": V, "Wswap": Vs},
+    ),
+    dims=(("n", "learned_dim"), ("m",)),
+    claims=(
+        Generalization("length generalization", kind="length", source="Theorem 2"),
+        Generalization("compositional generalization", kind="compositional", source="Theorem 2"),
+        Computed("every zero-risk learner generalizes (exact)", "conclusion",
+                 "Theorem 2 over the class of polynomial pair maps of degree <= D",
+                 "every (A, psi) of the class with zero risk at the supervised lengths has h = f at every "
+                 "length t >= 1 on the token box (exact integer linear algebra on monomial coefficients)",
+                 every_zero_risk_learner),
+        Relation("A = B", "identification", "(33)", A, B),
+        Relation("A W = B V (A psi = B phi on [0,1]^{2n})", "identification", "(31) with C = 0",
+                 A * W, B * V),
+        Relation("W = V (psi = phi on [0,1]^{2n}, exact identification)", "identification", "(34)",
+                 W, V),
+        Relation("W = A^-1 B V (psi = A^-1 B phi, linear identification)", "identification", "(35)",
+                 W, A.inv() * B * V),
+        Relation("control: W = Vswap (psi(a, b) = phi(b, a))", "control", "deliberately false", W, Vs),
+        SymbolicStep("S1 sigma strictly increasing", "proof-step", "(25)",
+                     "sigma' = sigma (1 - sigma) > 0 => sigma injective", sigmoid_monotone),
+        SymbolicStep("S2 derivative w.r.t. a key token", "proof-step", "(26)",
+                     "d/dx_j [A sum_k psi(x_i, x_k) + A x_i] = A d psi(x_i, x_j)/dx_j, j < i",
+                     derivative_wrt_key),
+        SymbolicStep("S3 integration constant depends on the query only", "proof-step", "(27)-(31)",
+                     "dg/db = 0 => g(a, b) = C(a)", constant_of_query_only),
+        SymbolicStep("S4 two lengths i, i+1 give C = 0, A = B", "proof-step", "(32)-(33)",
+                     "{i C + A x = B x, (i+1) C + A x = B x} => C = 0, A = B", two_lengths),
+        SymbolicStep("S4' lengths 1 and 2 suffice under ALL", "proof-step",
+                     "(31)-(33) with i = 1 (derived here, not in the paper)",
+                     "{C + A x = B x, 2 C + A x = B x} => C = 0, A = B", lambda: two_lengths(1)),
+        SymbolicStep("S5 substitution at every length", "proof-step", "(34)-(36)",
+                     "A = B, psi = phi => h = f at every symbolic length t", substitution_any_length),
+        SymbolicStep("S6 no residual: i C = 0", "proof-step", "(35)",
+                     "without the residual, i C(x) = 0 => C = 0, A psi = B phi", no_residual_constant),
+        SymbolicStep("S7 attention as a pair sum", "proof-step", "(59)",
+                     "sum_j theta(q_i^T k_j) v_j + x_i = sum_j phi(x_i, x_j) + x_i", attention_form),
+        SymbolicStep("control: one length fixes C", "control", "deliberately false",
+                     "{i C + A x = B x} => C = 0", one_length_control),
+        SymbolicStep("(26)-(27) as printed: derivative w.r.t. x_i", "identification", "(26)-(27)",
+                     "d/dx_i [A sum_k psi(x_i, x_k) + A x_i] = A d psi(x_i, x_j)/dx_j",
+                     lambda: derivative_wrt_key(printed=True)),
+        SymbolicStep("(36) as printed: residual omitted", "identification", "(36)",
+                     "h(x_{<=T~}) = sigma(A sum_j psi(x_T~, x_j))", printed_36),
+    ),
+    expect={
+        "length generalization": Verdict.CERTIFIED,  # for t <= 1000 (the bound grows with t)
+        "compositional generalization": Verdict.CERTIFIED,
+        "every zero-risk learner generalizes (exact)": Verdict.CERTIFIED,
+        "A = B": Verdict.CERTIFIED,
+        "A W = B V (A psi = B phi on [0,1]^{2n})": Verdict.CERTIFIED,
+        "W = V (psi = phi on [0,1]^{2n}, exact identification)": Verdict.CERTIFIED,
+        "W = A^-1 B V (psi = A^-1 B phi, linear identification)": Verdict.CERTIFIED,
+        "control: W = Vswap (psi(a, b) = phi(b, a))": Verdict.REFUTED,
+        "S1 sigma strictly increasing": Verdict.CERTIFIED,
+        "S2 derivative w.r.t. a key token": Verdict.CERTIFIED,
+        "S3 integration constant depends on the query only": Verdict.CERTIFIED,
+        "S4 two lengths i, i+1 give C = 0, A = B": Verdict.CERTIFIED,
+        "S4' lengths 1 and 2 suffice under ALL": Verdict.CERTIFIED,
+        "S5 substitution at every length": Verdict.CERTIFIED,
+        "S6 no residual: i C = 0": Verdict.CERTIFIED,
+        "S7 attention as a pair sum": Verdict.CERTIFIED,
+        "control: one length fixes C": Verdict.REFUTED,
+        "(26)-(27) as printed: derivative w.r.t. x_i": Verdict.REFUTED,
+        "(36) as printed: residual omitted": Verdict.REFUTED,
+    },
+)
