@@ -5,8 +5,11 @@ import sympy as sp
 
 from proofkit.crasp import comm
 from proofkit.params import Param, ParamSpace
+from proofkit.predicates import rows
 from proofkit.spec import Computed, PaperRef, Theorem
 from proofkit.verdict import Verdict
+
+N = sp.Symbol("N", integer=True, positive=True)
 
 
 def exponential(family, label):
@@ -36,20 +39,22 @@ THEOREM = Theorem(
     id="HYB24.C13",
     title="Copying with repetition, addition, multiplication and Dyck-2 are not expressible "
           "(exponential rows)",
-    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 4.3, Corollary 13; App. B.3 (Cor. 20, Remark 21)", "",
-                   "huang2024formal"),
-    statement=sp.Gt(sp.Function("rows")(sp.Symbol("N")), sp.Symbol("N") ** sp.Symbol("C")),
+    paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)",
+                   "Sec. 4.3, Corollary 13; App. B.3 (Cor. 20, Remark 21)", "", "huang2024formal"),
     params=ParamSpace((Param("N", int, 10, "largest split N (binary)", min=1, max=12),)),
     assumptions=(),
     claims=(
         Computed("copy x#y has 2^N rows", "conclusion", "Cor. 13 (1)", "one-way rows of w#w grow as 2^N",
-                 exponential(comm.copy_marked_family, "marked copy x#y")),
+                 exponential(comm.copy_marked_family, "marked copy x#y"),
+                 predicate=sp.Eq(rows(sp.Symbol("x#y, y = x"), N), 2**N)),
         Computed("addition a+0=c has 2^N rows", "conclusion", "Cor. 13 (2)",
                  "one-way rows of the a + 0 = c sub-family grow as 2^N",
-                 exponential(comm.addition_zero_family, "addition a+0=c")),
+                 exponential(comm.addition_zero_family, "addition a+0=c"),
+                 predicate=sp.Eq(rows(sp.Symbol("a+0=c"), N), 2**N)),
         Computed("Dyck-2 u.v has 2^N rows", "conclusion", "Remark 21",
                  "one-way rows of the Dyck-2 family u in {(,[}^N, v in {),]}^N grow as 2^N",
-                 exponential(comm.dyck2_family, "Dyck-2")),
+                 exponential(comm.dyck2_family, "Dyck-2"),
+                 predicate=sp.Eq(rows(sp.Symbol("Dyck-2"), N), 2**N)),
         Computed("control: copying has at most (N+1)^2 rows", "control", "deliberately false",
                  "rows(copy, N) <= (N+1)^2", polynomial_control),
     ),

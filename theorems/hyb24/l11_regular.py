@@ -10,6 +10,7 @@ from proofkit.crasp.checks import agreement, length_for, truth_rows
 from proofkit.crasp.library import load_index
 from proofkit.crasp.truth import LIBRARY
 from proofkit.params import Param, ParamSpace
+from proofkit.predicates import CRASP_PERIODIC, CRASP_PLAIN, Available, InCRASP
 from proofkit.spec import Assumption, Computed, PaperRef, Theorem
 from proofkit.verdict import Verdict
 
@@ -61,7 +62,6 @@ THEOREM = Theorem(
           "Sigma*be* not in C-RASP[periodic,local]",
     paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 4, Lemma 11 (= Lemma 29); App. C.2.3, "
                    "C.1.4-C.1.5", "", "huang2024formal"),
-    statement=sp.Symbol("aa_star_periodic") & sp.Symbol("PT_in_CRASP") & ~sp.Symbol("PARITY_in_CRASP"),
     params=ParamSpace((
         Param("binary_len", int, 20, "exhaustive length for binary alphabets", min=1, max=24),
         Param("N", int, 8, "largest split N for the communication rows", min=1, max=12),
@@ -70,21 +70,27 @@ THEOREM = Theorem(
     assumptions=(
         Assumption("periodic", "periodic positional predicates are available",
                    note="dropping it: (aa)* has no C-RASP[] program (Lemma 37, cited; the per-program "
-                        "Lemma-37 certificates are the claim below, the bounded search is HYB24.NEG)"),
+                        "Lemma-37 certificates are the claim below, the bounded search is HYB24.NEG)",
+                   predicate=Available(sp.Symbol("periodic"))),
         Assumption("local", "local counts are available",
                    note="dropping it: Tomita 4 has a local program but none in C-RASP[] (Krebs 2008, "
                         "cited; HYB24.NEG: none found up to size 12). Not Sigma*abSigma* over {a,b}, as an "
-                        "earlier reading had it: it equals Sigma*aSigma*bSigma*, which is in C-RASP[]"),
+                        "earlier reading had it: it equals Sigma*aSigma*bSigma*, which is in C-RASP[]",
+                   predicate=Available(sp.Symbol("local"))),
     ),
     claims=(
         Computed("(aa)* in C-RASP[periodic] over {a,b}", "conclusion", "Lemma 11 (2); App. C.2.3",
-                 "L := #Q(b) == 0 and mod(2, 0)", member("aa_star.crasp", "[periodic]")),
+                 "L := #Q(b) == 0 and mod(2, 0)", member("aa_star.crasp", "[periodic]"),
+                 predicate=InCRASP(sp.Symbol("(aa)* over {a,b}"), CRASP_PERIODIC)),
         Computed("(aa)* in C-RASP[periodic] over {a}", "conclusion", "benchmark alphabet",
-                 "L := mod(2, 0)", member("aa_star_unary.crasp", "[periodic]")),
+                 "L := mod(2, 0)", member("aa_star_unary.crasp", "[periodic]"),
+                 predicate=InCRASP(sp.Symbol("(aa)* over {a}"), CRASP_PERIODIC)),
         Computed("subsequence aab in C-RASP[]", "conclusion", "Lemma 11 (4); App. C.1.4",
-                 "strict-past chain E1, E2, E3", member("subseq_aab.crasp", "[]")),
+                 "strict-past chain E1, E2, E3", member("subseq_aab.crasp", "[]"),
+                 predicate=InCRASP(sp.Symbol("Sigma*aSigma*aSigma*bSigma*"), CRASP_PLAIN)),
         Computed("avoiding subsequence 1010 (Tomita 7) in C-RASP[]", "conclusion", "Lemma 11 (4); C.1.5",
-                 "strict-past chain E1..E4, #E4 == 0", member("tomita7_pt.crasp", "[]")),
+                 "strict-past chain E1..E4, #E4 == 0", member("tomita7_pt.crasp", "[]"),
+                 predicate=InCRASP(sp.Symbol("Tomita7"), CRASP_PLAIN)),
         Computed("Sigma*abSigma* over {a,b} in C-RASP[] (needs no Local)", "identification",
                  "Lemma 11 / App. E.1.2 without Local: an earlier reading named Sigma*abSigma* over {a,b} "
                  "as needing Local; the computation shows it does not (Tomita 4 does)",

@@ -36,8 +36,12 @@ from proofkit.crasp.morphism import (
 )
 from proofkit.crasp.truth import CounterTruth, exhaustive_check
 from proofkit.params import Param, ParamSpace
-from proofkit.spec import Computed, PaperRef, Theorem
+from proofkit.predicates import InCRASP
+from proofkit.spec import Computed, PaperRef, Theorem, function
 from proofkit.verdict import Verdict
+
+L_lang, L_prime, F_frag, h_morph = (sp.Symbol(n) for n in ("L", "L'", "F", "h"))
+preimage = function("preimage", "h^-1(L) = {w : h(w) in L}, the inverse image of L under the morphism h")
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -300,7 +304,9 @@ THEOREM = Theorem(
           "search ('none found up to size s'), with positive controls and an Occam-learner demo",
     paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "App. C.3 (Lemmas 34-42), App. E.1.2, Table 2; "
                    "Def. 6, Thm 7", "", "huang2024formal"),
-    statement=sp.Symbol("Tomita6_in_CRASP") >> sp.Symbol("MOD3_in_CRASP"),
+    # the reductions' form (Lemmas 34-36, 40-42): h^-1(L) = L' turns L' not in F into L not in F
+    conclusion=sp.Implies(sp.Eq(preimage(h_morph, L_lang), L_prime, evaluate=False),
+                          sp.Implies(sp.Not(InCRASP(L_prime, F_frag)), sp.Not(InCRASP(L_lang, F_frag)))),
     params=ParamSpace((
         Param("reduction_len", int, 12, "exhaustive length of the reduction checks (binary; others: same "
               "string count)", min=1, max=16),

@@ -6,8 +6,12 @@ import sympy as sp
 
 from proofkit.crasp.checks import agreement, rows_match
 from proofkit.params import Param, ParamSpace
-from proofkit.spec import Assumption, Computed, PaperRef, Theorem
+from proofkit.predicates import CRASP_PLAIN, InCRASP
+from proofkit.spec import Assumption, Computed, PaperRef, Theorem, function
 from proofkit.verdict import Verdict
+
+depth = function("depth", "largest nesting depth of counts a program of the fragment may use (a count of a "
+                          "counted predicate has depth 2)")
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -26,7 +30,6 @@ THEOREM = Theorem(
     title="MAJORITY, DYCK-1 and a^n b^n c^n are in C-RASP[] (so NoPE transformers length-generalize)",
     paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 4, Theorem 10; App. C.1", "",
                    "huang2024formal"),
-    statement=sp.Symbol("MAJORITY") & sp.Symbol("DYCK1") & sp.Symbol("anbncn"),
     params=ParamSpace((
         Param("binary_len", int, 20, "exhaustive length for binary alphabets (others: same string count)",
               min=1, max=24),
@@ -34,16 +37,20 @@ THEOREM = Theorem(
     )),
     assumptions=(
         Assumption("nested-counts", "programs may count a counted predicate (depth 2)",
-                   note="the control claim shows depth 1 does not suffice for DYCK-1 (')(' accepted)"),
+                   note="the control claim shows depth 1 does not suffice for DYCK-1 (')(' accepted)",
+                   predicate=sp.Ge(depth(CRASP_PLAIN), 2)),
     ),
     claims=(
         Computed("MAJORITY in C-RASP[]", "conclusion", "Thm 10 (1)",
-                 "M := #Q(b) <= #Q(a) decides #a >= #b", member("majority.crasp")),
+                 "M := #Q(b) <= #Q(a) decides #a >= #b", member("majority.crasp"),
+                 predicate=InCRASP(sp.Symbol("MAJORITY"), CRASP_PLAIN)),
         Computed("DYCK-1 in C-RASP[]", "conclusion", "Thm 10 (2); App. C.1.2",
-                 "V := #Q(() < #Q()); D := #V == 0 and #Q(() == #Q()) decides DYCK-1", member("dyck1.crasp")),
+                 "V := #Q(() < #Q()); D := #V == 0 and #Q(() == #Q()) decides DYCK-1", member("dyck1.crasp"),
+                 predicate=InCRASP(sp.Symbol("DYCK-1"), CRASP_PLAIN)),
         Computed("a^n b^n c^n in C-RASP[]", "conclusion",
                  "Thm 10 (3); App. C.1.3 (item (3) read as a^n b^n c^n: a reconstruction)",
-                 "no a after b/c, no b after c, equal counts", member("anbncn.crasp")),
+                 "no a after b/c, no b after c, equal counts", member("anbncn.crasp"),
+                 predicate=InCRASP(sp.Symbol("a^n b^n c^n"), CRASP_PLAIN)),
         Computed("a^n b^n in C-RASP[]", "identification", "robustness variant",
                  "analogous program without c", member("anbn.crasp")),
         Computed("a^n b^n c^n d^n in C-RASP[]", "identification", "robustness variant",

@@ -11,8 +11,19 @@ from proofkit.crasp.checks import length_for, rows_match
 from proofkit.crasp.library import load_index
 from proofkit.crasp.protocol import protocol_table
 from proofkit.params import Param, ParamSpace
-from proofkit.spec import Assumption, Computed, PaperRef, Theorem
+from proofkit.predicates import Local, Periodic, rows
+from proofkit.spec import Assumption, Computed, PaperRef, Theorem, function, predicate
 from proofkit.verdict import Verdict
+
+N = sp.Symbol("N", integer=True, positive=True)
+C, c_prec = sp.Symbol("C", positive=True), sp.Symbol("c_p", positive=True)
+K_u, K_l, ell = (sp.Symbol(s, integer=True, nonnegative=True) for s in ("K_u", "K_l", "l"))
+tau = sp.IndexedBase("tau")
+prec = function("prec", "bits of precision of the activations at input length 2N")
+bits = function("bits", "bits Alice sends (she holds x_1..x_N) so that Bob (x_{N+1}..x_{2N}) computes every "
+                        "activation of his half; C depends on the transformer, not on N")
+LT_Transformer = predicate("LimitTransformer", "T is a Limit Transformer (rows: for a C-RASP program P, "
+                           "K_u unbounded counts and K_l local counts of radius tau_l)")
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -88,29 +99,32 @@ THEOREM = Theorem(
     title="Periodic, Local Limit Transformers at O(log N) precision have O(log N) one-way communication",
     paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)", "Sec. 4.3, Theorem 12; App. B.3 (Thm 19)", "",
                    "huang2024formal"),
-    statement=sp.Le(sp.Function("D")(sp.Symbol("N")), sp.Symbol("C") * sp.log(sp.Symbol("N"))),
+    given=(("Limit Transformer", LT_Transformer(sp.Symbol("T_LT"))),),
     params=ParamSpace((
         Param("N", int, 8, "largest split N (binary; other alphabets: same string count)", min=1, max=12),
         Param("protocol_N", int, 4, "largest split N for the protocol simulation", min=1, max=7),
     )),
     assumptions=(
         Assumption("precision", "activations at O(log N) precision (appendix restatement, Thm 19)",
-                   note="the main text omits it; see the claim on infinite precision (2^N rows)"),
+                   note="the main text omits it; see the claim on infinite precision (2^N rows)",
+                   predicate=sp.Le(prec(N), c_prec * sp.log(N))),
         Assumption("local", "psi translation-invariant and local",
-                   note="dropping it: the claim on L_half"),
+                   note="dropping it: the claim on L_half", predicate=Local(sp.Symbol("psi"))),
         Assumption("periodic", "positional predicates periodic",
-                   note="no counterexample known; none is fabricated"),
+                   note="no counterexample known; none is fabricated", predicate=Periodic(sp.Symbol("p"))),
     ),
     claims=(
         Computed("program-level row bound for every library program", "conclusion",
                  "Thm 12 for C-RASP programs (a program-level form of the bound, derived here, not in the "
                  "paper)",
                  "rows_P(N) <= (N+1)^K_u * prod_local 2^min(tau, N) for every program and N",
-                 library_bound),
+                 library_bound,
+                 predicate=sp.Le(rows(sp.Symbol("P"), N),
+                                 (N + 1) ** K_u * sp.Product(2 ** sp.Min(tau[ell], N), (ell, 1, K_l)))),
         Computed("protocol: Alice's message reconstructs Bob's activations exactly", "conclusion",
                  "proof of Thm 19 (= Thm 12), App. B.3",
                  "C log N bits from Alice determine every activation of Bob's half (compiled networks)",
-                 protocol_simulation),
+                 protocol_simulation, predicate=sp.Le(bits(N), C * sp.log(N))),
         Computed("dropping locality: L_half rows = 2^ceil(N/2) + 1", "identification",
                  "Thm 12 without Local (a family constructed here, not in the paper)",
                  "psi(i,j) = [i = 2j] gives exponentially many rows",

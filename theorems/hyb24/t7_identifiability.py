@@ -25,8 +25,15 @@ from proofkit.crasp.parser import parse
 from proofkit.crasp.variants import reference
 from proofkit.crasp.vector import accepts_prefixes, all_strings
 from proofkit.params import Param, ParamSpace
-from proofkit.spec import Assumption, Computed, PaperRef, Theorem
+from proofkit.predicates import ExpressibleLT, Local, Periodic
+from proofkit.spec import Assumption, Computed, PaperRef, Theorem, predicate
 from proofkit.verdict import Verdict
+
+f_target = sp.Symbol("f")
+GeneralizesInTheLimit = predicate("GeneralizesInTheLimit", "every run of the Inference Procedure (Def. 6: "
+                                  "fit f on lengths <= n, minimal regularizer (8)) matches f up to length 2n "
+                                  "for all sufficiently large n")
+FixedPrecision = predicate("FixedPrecision", "parameters are represented at a fixed precision (App. D.2)")
 
 PROGRAMS = Path(__file__).parent / "programs"
 AB = ("a", "b")
@@ -405,7 +412,8 @@ THEOREM = Theorem(
     paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)",
                    "Sec. 3, Thm 7 (= Thm 14), Lemma 17, Cor. 18, Thm 23 / Cor. 24; App. D.2; Lemmas 48, 52; "
                    "Prop. 31 / Remark 32", "", "huang2024formal"),
-    statement=sp.Equivalent(sp.Symbol("expressible_periodic_local"), sp.Symbol("identified_in_the_limit")),
+    # Theorem 7 itself (asymptotic; the conclusion claims are finite proxies of what each hypothesis buys)
+    conclusion=sp.Equivalent(ExpressibleLT(f_target), GeneralizesInTheLimit(f_target)),
     params=ParamSpace((
         Param("n_max", int, 8, "largest training length n for the Local drop families (D < 2n)", min=2,
               max=9),
@@ -422,9 +430,12 @@ THEOREM = Theorem(
     )),
     assumptions=(
         Assumption("local", "phi translation-invariant and local with a uniform radius (the (8) penalty)",
-                   note="window-majority and trigger families show what is lost without it"),
-        Assumption("periodic", "positional encodings periodic", note="threshold family g_n0"),
-        Assumption("fixed-precision", "parameters at fixed precision (App. D.2)", note="f_alpha family"),
+                   note="window-majority and trigger families show what is lost without it",
+                   predicate=Local(sp.Symbol("phi"))),
+        Assumption("periodic", "positional encodings periodic", note="threshold family g_n0",
+                   predicate=Periodic(sp.Symbol("p"))),
+        Assumption("fixed-precision", "parameters at fixed precision (App. D.2)", note="f_alpha family",
+                   predicate=FixedPrecision(sp.Symbol("theta"))),
     ),
     claims=(
         Computed("drop Local: window majority fits n and fails by 2n", "conclusion",

@@ -15,8 +15,19 @@ from proofkit.crasp.library import load_index
 from proofkit.crasp.network import run
 from proofkit.crasp.variants import VARIANTS, CompilerFalsifier, reference
 from proofkit.params import Param, ParamSpace
-from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem
+from proofkit.predicates import Accepts
+from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
 from proofkit.verdict import Verdict
+
+N, z = sp.Symbol("N", integer=True, positive=True), sp.Symbol("z", real=True)
+act_precision, offset = sp.Symbol("precision"), sp.Symbol("offset", integer=True, nonnegative=True)
+T_P, P_prog, w, w_dollar = sp.Symbol("T(P)"), sp.Symbol("P"), sp.Symbol("w"), sp.Symbol("$w")
+logit_scale = function("logit_scale", "factor the attention logits are multiplied by at input length N")
+mlp_unit = function("mlp_unit", "the MLP unit the compiled comparisons use")
+next_out = function("next", "the next_<s> outputs of a multi-output program, or of its compiled networks")
+HalfGap = predicate("HalfGap", "comparisons are made at half the gap between the values they separate, so "
+                               "finite-precision rounding cannot flip them")
+SosMasked = predicate("SosMasked", "counted predicates are masked at the start position $")
 
 PROGRAMS = Path(__file__).parent / "programs"
 # programs the falsifier searches under each dropped assumption (cheapest first)
@@ -138,7 +149,6 @@ THEOREM = Theorem(
     title="C-RASP[periodic,local] compiles to Limit Transformers (NoPE for C-RASP[])",
     paper=PaperRef("Huang et al. 2024 (arXiv 2410.02140)",
                    "Sec. 4, Theorem 9 (= Thm 27), Remark 28; App. B.6", "", "huang2024formal"),
-    statement=sp.Equivalent(sp.Symbol("T_accepts"), sp.Symbol("P_accepts")),
     params=ParamSpace((
         Param("compile_len", int, 8, "exhaustive length for binary alphabets (others: same string count)",
               min=1, max=14),
@@ -146,24 +156,28 @@ THEOREM = Theorem(
     )),
     assumptions=(
         Assumption("log-scaling", "attention logits scaled by log N",
-                   lambda p: p["variant"] != "no-log-scaling", {"variant": "no-log-scaling"}),
+                   lambda p: p["variant"] != "no-log-scaling", {"variant": "no-log-scaling"},
+                   predicate=sp.Eq(logit_scale(N), sp.log(N))),
         Assumption("heaviside", "Heaviside MLP units for comparisons", lambda p: p["variant"] != "ramp",
-                   {"variant": "ramp"}),
+                   {"variant": "ramp"}, predicate=sp.Eq(mlp_unit(z), sp.Heaviside(z))),
         Assumption("exact", "activations at infinite precision (or a half-gap comparison)",
-                   lambda p: p["variant"] != "float64-naive", {"variant": "float64-naive"}),
+                   lambda p: p["variant"] != "float64-naive", {"variant": "float64-naive"},
+                   predicate=sp.Or(sp.Eq(act_precision, sp.oo), HalfGap(sp.Symbol("T(P)")))),
         Assumption("sos-mask", "counted predicates masked at the start position",
-                   lambda p: p["variant"] != "no-sos-mask", {"variant": "no-sos-mask"}),
+                   lambda p: p["variant"] != "no-sos-mask", {"variant": "no-sos-mask"},
+                   predicate=SosMasked(sp.Symbol("T(P)"))),
         Assumption("offset-0", "evaluation at offset 0 (Remark 28: the construction is not offset-invariant)",
-                   lambda p: p["variant"] != "naive-periodic-offset", {"variant": "naive-periodic-offset"}),
+                   lambda p: p["variant"] != "naive-periodic-offset", {"variant": "naive-periodic-offset"},
+                   predicate=sp.Eq(offset, 0)),
     ),
     claims=(
         Computed("compiled networks equal the library programs", "conclusion", "Thm 9",
                  "for every library program P and string w: T(P) accepts $w at offset 0 iff P accepts w",
-                 all_agree),
+                 all_agree, predicate=sp.Equivalent(Accepts(T_P, w_dollar), Accepts(P_prog, w))),
         Computed("compiled networks equal the task and induction-head programs", "conclusion",
                  "Thm 9; Table 3; App. C.2.1-2",
                  "one network per next_<s> output of every multi-output program",
-                 tasks_agree),
+                 tasks_agree, predicate=sp.Eq(next_out(T_P, w_dollar), next_out(P_prog, w))),
         Computed("structure: NoPE iff C-RASP[], periodic positional block", "identification", "Thm 9; R28",
                  "the weights use positions only through a Delta-periodic block, and none for C-RASP[]",
                  structure),
