@@ -20,6 +20,7 @@ from proofkit import certify_pairwise as cp
 from proofkit.families.pairwise import PairwiseSum, monomials
 from proofkit.instances import seeded_matrix
 from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
+from proofkit.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
 from proofkit.spec import (
     Assumption,
     Computed,
@@ -28,12 +29,18 @@ from proofkit.spec import (
     Relation,
     Setup,
     SymbolicStep,
+    T_len,
     Theorem,
+    h_model,
 )
 from proofkit.support import SUPPORTS, Support
 from proofkit.verdict import Verdict
 
 m, n, kt, F = Symbol("m"), Symbol("n"), Symbol("kt"), Symbol("F")
+# the statement's own symbols: activations of omega and rho, positions, the last token, supports
+omega, rho_act = sp.Function("omega"), Symbol("rho")
+i_pos, j_pos = Symbol("i", integer=True, positive=True), Symbol("j", integer=True, positive=True)
+x_i_sym, X_le_i, pair_cube = Symbol("x_i"), Symbol("X_{1:i}"), Symbol("[0,1]^{2n}")
 A = MatrixSymbol("A", m, kt)  # learned readout
 B = MatrixSymbol("B", m, n)  # true readout
 W = MatrixSymbol("W", kt, F)  # learned pair map psi = W p (coefficients on the monomials p)
@@ -212,8 +219,7 @@ THEOREM = Theorem(
     title="Attention-like model with residual (Assumption 3) generalizes; A = B, psi = phi",
     paper=PaperRef("Ahuja & Mansouri 2024 (arXiv 2402.04875v1)",
                    "Sec. 2.2 / App. A, Theorem 2, Assumption 3", "(23)-(36), (59)", "ahuja2024provable"),
-    statement=sp.Implies(Eq(sp.Function("R")(Symbol("T")), 0),
-                         Eq(sp.Function("h")(Symbol("t")), sp.Function("f")(Symbol("t")))),
+    latex_names={kt: r"\tilde{k}", X_le_i: r"X_{\leq i}", pair_cube: r"[0,1]^{2n}"},
     params=ParamSpace((
         param_T(3), param_supervision(), param_activation(),
         Param("n", int, 2, "token dimension", min=1, max=3),
@@ -232,26 +238,35 @@ THEOREM = Theorem(
     )),
     assumptions=(
         Assumption("A3.injective", "omega, rho are perceptrons with a bijective (injective) activation",
-                   lambda p: p["activation"] != "relu", {"activation": "relu"}),
+                   lambda p: p["activation"] != "relu", {"activation": "relu"},
+                   predicate=sp.And(Injective(Symbol("omega")), Injective(rho_act))),
         Assumption("A3.residual", "the residual x_i enters inside the readout (Assumption 3)",
                    lambda p: p["residual"], {"residual": False},
                    note="the paper's paragraph after eq. (34): without it, A psi = B phi (linear "
-                        "identification) and generalization still hold"),
+                        "identification) and generalization still hold",
+                   predicate=Eq(h_model(Symbol("x_{1:i}")),
+                                omega(x_i_sym + Symbol("sum_{j<=i} psi(x_i, x_j)")), evaluate=False)),
         Assumption("A3.dims", "psi maps to R^n (k~ = n), so that psi + x_i is defined",
-                   lambda p: p["learned_dim"] == p["n"], {"learned_dim": 3}),
+                   lambda p: p["learned_dim"] == p["n"], {"learned_dim": 3}, predicate=Eq(kt, n)),
         Assumption("H0.realizable", "f is in the learner's class (psi's feature degree >= phi's)",
-                   lambda p: p["degree"] >= p["true_degree"], {"degree": 1}),
+                   lambda p: p["degree"] >= p["true_degree"], {"degree": 1},
+                   predicate=Realizable(Symbol("f"), Symbol("H"))),
         Assumption("H1.pair-support", "supp(X_i, X_j) = [0,1]^{2n} for all i != j",
                    lambda p: p["support"] == "iid", {"support": "cut"},
-                   note="the cut cube keeps a joint support with interior but no full pair support"),
+                   note="the cut cube keeps a joint support with interior but no full pair support",
+                   predicate=sp.Implies(sp.Ne(i_pos, j_pos), Eq(supp(Symbol("(X_i, X_j)")), pair_cube,
+                                                                evaluate=False))),
         Assumption("A2", "supp(X_{<=i}) is regular closed for every i <= T",
                    lambda p: p["support"] != "subspace", {"support": "subspace"},
                    note="the subspace support (s, 0, ..., 0) has no interior; its test tokens stay on the "
-                        "subspace"),
+                        "subspace",
+                   predicate=sp.Implies(sp.Le(i_pos, T_len), RegularClosed(supp(X_le_i)))),
         Assumption("ALL", "labels at every length 1..T (objective eq. 1)",
-                   lambda p: p["supervision"] == "ALL", {"supervision": "ONLY"}),
+                   lambda p: p["supervision"] == "ALL", {"supervision": "ONLY"},
+                   predicate=Eq(R_ALL(T_len), 0)),
         Assumption("T>=3", "labels up to length T >= 3 (Theorem 2)", lambda p: p["T"] >= 3, {"T": 2},
-                   note="dropped to T = 2, the largest T it excludes; T = 1 is `--set T=1`"),
+                   note="dropped to T = 2, the largest T it excludes; T = 1 is `--set T=1`",
+                   predicate=sp.Ge(T_len, 3)),
     ),
     setup=Setup(
         learned=learned_family,
