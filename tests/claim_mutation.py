@@ -330,8 +330,11 @@ def _task(task: tuple[str, str, int]) -> list[dict[str, Any]]:
     from proofkit import registry
 
     theorem_id, claim_name, timeout_s = task
-    thm = registry.get(theorem_id)
-    return [o.as_dict() for o in run(thm, timeout_s=timeout_s, claims=lambda c: c.name == claim_name)]
+    try:
+        thm = registry.get(theorem_id)
+        return [o.as_dict() for o in run(thm, timeout_s=timeout_s, claims=lambda c: c.name == claim_name)]
+    except Exception as exc:  # one claim that cannot be mutated must not lose the others' results
+        return [{"theorem": theorem_id, "claim": claim_name, "failed": f"{type(exc).__name__}: {exc}"}]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -356,6 +359,10 @@ def main(argv: list[str] | None = None) -> int:
         for i, part in enumerate(pool.imap_unordered(_task, tasks), 1):
             rows += part
             print(f"{i}/{len(tasks)} claims, {len(rows)} mutants", flush=True)
+    failed = [r for r in rows if "failed" in r]
+    rows = [r for r in rows if "failed" not in r]
+    for r in failed:
+        print(f"not mutated: {r['theorem']} '{r['claim']}': {r['failed']}")
     rows.sort(key=lambda r: (r["theorem"], r["claim"], r["line"], r["operator"]))
     with open(args.out, "w") as fh:
         json.dump(rows, fh, indent=1)
