@@ -73,3 +73,12 @@ def test_bad_arguments_name_the_field(capsys, argv, field):
     argv = [argv[0], str(PROGRAMS / argv[1]), *argv[2:]]
     code, _, err = run(capsys, "crasp", *argv)
     assert code == 2 and field in err, err
+
+
+def test_a_file_that_is_no_program_is_never_quoted(capsys, tmp_path):
+    """An error must not quote the first word of an arbitrary file (a password file, a key)."""
+    secret = tmp_path / "shadow"
+    secret.write_text("root:$6$secret-hash:19000:0:99999:7:::\n")
+    code, out, err = run(capsys, "crasp", "eval", str(secret), "--string", "a")
+    assert code == 2 and out == "" and "root" not in err and "secret" not in err
+    assert "expected 'alphabet:' as the first line" in err

@@ -149,8 +149,10 @@ class _Parser(Sugar):
         return Program(self.alphabet, tuple(self.ops), output or self.default_output(), name, source)
 
     def header(self) -> None:
-        if not self.at_keyword("alphabet"):
-            raise self.fail("'alphabet:' as the first line")
+        if not self.at_keyword("alphabet"):  # the file's content is not quoted: it may be any file at all
+            tok = self.peek()
+            raise CraspSyntaxError(tok.line, tok.col, "'alphabet:' as the first line",
+                                   Plain("a file that does not start like a C-RASP program (not shown)"))
         self.advance()
         self.expect_op(":", "':' after 'alphabet'")
         symbols: dict[str, None] = {}  # ordered, with O(1) membership (an alphabet line may hold 20 000)
