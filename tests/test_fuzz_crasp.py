@@ -283,9 +283,9 @@ def semantics(e: tuple, w: list[str], env: dict[str, list]) -> list:
         return [c >= 1 for c in _counts(v(1))]
     if tag == "count":
         return _counts(v(1))
-    if tag == "strict":  # #< P = #P - (P ? 1 : 0)
-        p = v(1)
-        return [c - bool(x) for c, x in zip(_counts(p), p)]
+    if tag == "strict":  # #< P at i is #{j in 1..i-1 : P(j)} (docs/crasp.md): 0 at position 0
+        c = _counts(v(1))
+        return [0] + c[:-1]
     if tag == "local":
         p = v(2)
         return [sum(bool(p[i - c]) for c in set(e[1]) if i - c >= 1) for i in pos]
@@ -591,3 +591,20 @@ def test_a_long_alphabet_line_parses_in_linear_time():
     with pytest.raises(InputError) as info:
         evaluate(p, ["0", "x" * 1000])
     assert "... (16000 symbols)" in str(info.value) and len(str(info.value)) < 400
+
+
+def test_strict_past_is_zero_at_the_virtual_position():
+    """Finding: #< P expanded to #P - (P ? 1 : 0) was -1 at position 0 where P holds there (true, not Q(a),
+    mod(m, 0)), so the empty string was decided on a count of -1; docs/crasp.md defines #< P at i as
+    #{j in 1..i-1 : P(j)}, which is 0 at position 0."""
+    p = parse("alphabet: a b\nT := #< true\nN := #< not Q(a)\nM := #< mod(2, 0)\nL := T == 0 and N <= 0\n")
+    assert evaluate(p, "")["T"] == [0] and evaluate(p, "")["L"] == [True]
+    for w in ("a", "ab", "bba", "abab"):
+        values = evaluate(p, w)
+        assert values["T"] == list(range(len(w) + 1)[:1]) + list(range(len(w)))
+        assert values["N"] == [0] + [w[: i - 1].count("b") for i in range(1, len(w) + 1)]
+        assert values["M"] == [0] + [sum(j % 2 == 0 for j in range(1, i)) for i in range(1, len(w) + 1)]
+    X = all_strings(2, 4)
+    batch = evaluate_batch(p, X)
+    assert (batch["T"][:, 0] == 0).all() and batch["L"][:, 0].all()
+    assert_round_trip(p)

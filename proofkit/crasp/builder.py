@@ -141,7 +141,13 @@ class Sugar(Builder):
         return self.make("local", "count", at, p, offsets=offsets)
 
     def strict_past(self, p: Expr, at: tuple[int, int]) -> Expr:
-        return self.sub(self.count(p, at), self.cond(p, self.const(1, at), self.const(0, at), at), at)
+        """#< P = #{j in 1..i-1 : P(j)} = #P - (P and 1 <= #P ? 1 : 0). At a real position P(i) implies
+        #P >= 1, so this is #P - (P ? 1 : 0) (Prop. 39); at the virtual position 0 (the empty string) #P is
+        0 and nothing is subtracted even where P holds there (true, not Q(a), mod(m, 0)): it was -1."""
+        count = self.count(p, at)
+        one = self.const(1, at)
+        current = self.and_(p, self.le(one, count, at), at)
+        return self.sub(count, self.cond(current, one, self.const(0, at), at), at)
 
     def exists(self, p: Expr, at: tuple[int, int]) -> Expr:
         return self.le(self.const(1, at), self.count(p, at), at)

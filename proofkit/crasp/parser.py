@@ -30,7 +30,7 @@ non-blank character in single or double quotes. Sugar and its expansion into IR 
     false = not true          P or R  = not (not P and not R)     P -> R = not (P and not R)
     P <-> R = (P -> R) and (R -> P)     C < D  = C + 1 <= D       C >= D = D <= C
     C > D = D + 1 <= C        C == D = C <= D and D <= C          C != D = not (C == D)
-    exists P = 1 <= #P        #< P = #P - (P ? 1 : 0)             -C = 0 - C
+    exists P = 1 <= #P        #< P = #P - ((P and 1 <= #P) ? 1 : 0)   -C = 0 - C
     min(C, D) = (C <= D) ? C : D        max(C, D) = (C <= D) ? D : C
 
 Every error is a :class:`CraspSyntaxError` naming the line and column.
