@@ -178,7 +178,8 @@ def test_signed_permutation_keeps_the_sign_of_small_entries():
 
 def test_unknown_group_is_rejected_naming_the_choices():
     with pytest.raises(ValueError, match=re.escape(
-            "unknown group 'orthogonal': expected GL, diagonal, permutation, signed permutation")):
+            "unknown group 'orthogonal': expected one of GL, diagonal, permutation, signed-permutation, "
+            "signed permutation")):
         project(_mp([[1]]), "orthogonal")
 
 
