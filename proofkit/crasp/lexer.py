@@ -96,22 +96,24 @@ def _position(text: str, index: int) -> tuple[int, int]:
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
-def tokenize(text: str) -> list[Token]:
+def tokenize(text: str, max_chars: int = MAX_CHARS) -> list[Token]:
     """Split program text into tokens, dropping a leading byte-order mark, blanks and ``//`` comments;
     ends with an eof token."""
-    tokens, error = tokenize_until_error(without_bom(text))
+    tokens, error = tokenize_until_error(without_bom(text), max_chars)
     if error is not None:
         raise error
     return tokens
 
 
-def tokenize_until_error(text: str) -> tuple[list[Token], CraspSyntaxError | None]:
+def tokenize_until_error(text: str,
+                         max_chars: int = MAX_CHARS) -> tuple[list[Token], CraspSyntaxError | None]:
     """Tokens up to the first lexical error, and that error (raised by the parser only when it gets
-    there, so errors are reported in source order)."""
+    there, so errors are reported in source order). Text longer than ``max_chars`` is refused (MAX_CHARS
+    for text that is input; a caller that trusts its text, e.g. printer output, may raise it)."""
     if not isinstance(text, str):
         raise InputError("program text", "a str", Plain(type(text).__name__))
-    if len(text) > MAX_CHARS:
-        raise CraspSyntaxError(*_position(text, MAX_CHARS), f"a program of at most {MAX_CHARS} characters",
+    if len(text) > max_chars:
+        raise CraspSyntaxError(*_position(text, max_chars), f"a program of at most {max_chars} characters",
                                Plain(f"{len(text)} characters"))
     tokens: list[Token] = []
     i, line, start_of_line = 0, 1, 0

@@ -442,11 +442,16 @@ _PRIMARY_KEYWORDS = {
 
 
 # ----------------------------------------------------------------------------- public API
-def parse(text: str, name: str = "") -> Program:
+def parse(text: str, name: str = "", *, max_chars: int = MAX_CHARS) -> Program:
     """Parse C-RASP program text into a Program; every error is a CraspSyntaxError with line/column.
-    A leading byte-order mark is dropped (it is no part of the program, nor of ``Program.source``)."""
+    A leading byte-order mark is dropped (it is no part of the program, nor of ``Program.source``).
+
+    Text longer than ``max_chars`` characters is refused before it is read (MAX_CHARS: the cap on text
+    that is input). The printed form of a large program (``to_text``: one statement per operation) can be
+    longer than the program it was parsed from (a line per operation); parse such trusted text back with
+    ``max_chars=len(text)``. MAX_OPS and MAX_NESTING bound the work either way."""
     text = without_bom(text)
-    return _Parser(*tokenize_until_error(text)).program(name, text)
+    return _Parser(*tokenize_until_error(text, max_chars)).program(name, text)
 
 
 def load(path: str | Path) -> Program:

@@ -58,7 +58,11 @@ def _op_text(op: Op, a: list[str]) -> str:
 
 def to_text(program: Program) -> str:
     """Program text for an IR program, one primitive statement per op; parse(to_text(p)) has the same
-    ops up to renaming of the non-plain names (generated ``_t<k>`` become ``t<k>``)."""
+    ops up to renaming of the non-plain names (generated ``_t<k>`` become ``t<k>``).
+
+    One statement per op is longer than sugared source (``x <-> y`` is six statements): a program of a few
+    thousand ops prints to more than MAX_CHARS characters, the cap the parser puts on text that is input.
+    Parse it back with ``parse(text, max_chars=len(text))``."""
     names = _statement_names(program)
     lines = ["alphabet: " + " ".join(_symbol_text(s) for s in program.alphabet)]
     for op in program.ops:
