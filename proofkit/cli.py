@@ -18,7 +18,7 @@ import sympy as sp
 
 from . import record, registry, report, workguard
 from .atomic import prepare_folder
-from .errors import InputError
+from .errors import MAX_ECHO, MAX_EXPECTED, InputError, cap_text
 from .record import RecordWriteError
 from .scan import ENGINE_UNDEFINED
 from .tolerances import MAX_DPS, MIN_DPS
@@ -69,7 +69,8 @@ def add_max_work(s: argparse.ArgumentParser, top: bool = False) -> None:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # bad usage is bad input: one line, exit 2
-        print(f"proofkit: error: {message}", file=sys.stderr)
+        # argparse quotes unrecognized arguments whole: cap the line like every other input error
+        print(f"proofkit: error: {cap_text(message, MAX_EXPECTED + MAX_ECHO)}", file=sys.stderr)
         raise SystemExit(2)
 
 

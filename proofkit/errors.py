@@ -23,8 +23,8 @@ def _one_line(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def _cap(text: str, limit: int) -> str:
-    """text, or its first ``limit`` characters then how long it was."""
+def cap_text(text: str, limit: int) -> str:
+    """text on one line, or its first ``limit`` characters then how long it was."""
     text = _one_line(text)
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
@@ -53,7 +53,7 @@ class InputError(ValueError):
         self.field = field
         self.expected = expected
         self.got = got
-        msg = f"{_cap(str(field), MAX_FIELD)}: expected {_cap(str(expected), MAX_EXPECTED)}"
+        msg = f"{cap_text(str(field), MAX_FIELD)}: expected {cap_text(str(expected), MAX_EXPECTED)}"
         if got is not None:
             msg += f", got {echo(got)}"
         super().__init__(msg)

@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InputError
+
+_INT = re.compile(r"[+-]?[0-9]{1,40}")
+_FLOAT = re.compile(r"[+-]?([0-9]{1,40}(\.[0-9]{0,40})?|\.[0-9]{1,40})([eE][+-]?[0-9]{1,4})?")
+
+
+def ascii_int(text: str) -> int | None:
+    """An integer written with ASCII digits (optional sign, at most 40 digits), or None: int() alone also
+    takes Arabic-Indic or fullwidth digits and underscores, which no value here is written with."""
+    s = text.strip()
+    return int(s) if _INT.fullmatch(s) else None
+
+
+def ascii_float(text: str) -> float | None:
+    """A finite decimal number written with ASCII digits (no nan, inf, underscores), or None."""
+    s = text.strip()
+    return float(s) if _FLOAT.fullmatch(s) else None
 
 ACTIVATIONS = ("sigmoid", "tanh", "softplus", "relu", "identity")
 SUPERVISION = ("ALL", "ONLY")
@@ -50,16 +67,16 @@ class Param:
                 return self.validate(False)
             raise InputError(where, self.allowed(), text)
         if self.type is int:
-            try:
-                value: Any = int(text.strip(), 10)
-            except ValueError:
-                raise InputError(where, self.allowed(), text) from None
+            value: Any = ascii_int(text)
+            if value is None:
+                raise InputError(where, self.allowed(), text)
             return self.validate(value)
         if self.type is float:
-            try:
-                value = float(text)
-            except ValueError:
-                raise InputError(where, self.allowed(), text) from None
+            value = ascii_float(text)
+            if value is None and text.strip().lower().lstrip("+-") in ("nan", "inf", "infinity"):
+                value = float(text)  # validate names what is wrong with it: not finite
+            if value is None:
+                raise InputError(where, self.allowed(), text)
             return self.validate(value)
         return self.validate(text.strip())
 

@@ -34,6 +34,9 @@ MAX_CAP = 10**15
 NETWORK_STEP = 1000
 #: units per (absolute residue, SOS residue) pair examined by the periodic gadget of the compiler
 COMPILE_PAIR = 400
+#: units per (position x op) of the scalar reference interpreter with its printed table (measured about
+#: 140 ns)
+SCALAR_CELL = 100
 ENV = "PROOFKIT_MAX_WORK"
 
 _cap: ContextVar[int | None] = ContextVar("proofkit_max_work", default=None)

@@ -288,3 +288,27 @@ def test_non_square_learner_never_crashes(capsys):
     code, out, err = run(capsys, "check", THM, "--set", "learned_dim=3")
     assert "Traceback" not in err + out and code in (1, 3)
     assert err == "" or err.startswith("proofkit: inconclusive: ")
+
+
+@pytest.mark.parametrize("argv,field", [
+    (["check", "AM24.T4", "--set", "T=\u0661"], "--set T"),                  # Arabic-Indic 1
+    (["check", "AM24.T4", "--set", "T=1_0"], "--set T"),
+    (["check", "AM24.T4", "--set", "cut_frac=nan"], "--set cut_frac"),
+    (["check", "AM24.T4", "--set", "cut_frac=\uff10.5"], "--set cut_frac"),  # fullwidth 0
+])
+def test_set_numbers_are_ascii(capsys, argv, field):
+    """Numbers are written with ASCII digits, as in records (int() alone takes other scripts' digits)."""
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.startswith(f"proofkit: bad input: {field}: expected ")
+
+
+def test_option_numbers_are_ascii_and_junk_is_not_echoed_whole(capsys):
+    program = str(Path(__file__).resolve().parents[1] / "theorems" / "hyb24" / "programs" / "majority.crasp")
+    with pytest.raises(SystemExit) as exc:
+        main(["crasp", "check", program, "--against", "library:MAJORITY", "--max-len", "\uff11\uff10"])
+    assert exc.value.code == 2 and "ASCII digits" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["list", "x" * 100_000])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and len(err) < 1000 and "characters)" in err
