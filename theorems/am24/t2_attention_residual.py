@@ -282,7 +282,8 @@ THEOREM = Theorem(
         Generalization("compositional generalization", kind="compositional", source="Theorem 2"),
         Computed("every zero-risk learner generalizes (exact)", "conclusion",
                  "Theorem 2 over the class of polynomial pair maps of degree <= D",
-                 "every (A, psi) of the class with zero risk at the supervised lengths has h = f at every "
+                 "every (A, psi), psi a polynomial pair map of degree <= D (the learner's class, not every "
+                 "pair map the theorem allows), with zero risk at the supervised lengths has h = f at every "
                  "length t >= 1 on the token box (exact integer linear algebra on monomial coefficients)",
                  every_zero_risk_learner),
         Relation("A = B", "identification", "(33)", A, B),
