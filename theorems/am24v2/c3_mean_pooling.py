@@ -1,0 +1,142 @@
+"""AM24v2.C3: deep sets with MEAN pooling, sigma(A (1/t) sum_j psi(x_j)), trained on lengths <= T.
+
+Source: the later version's summary (seeds/ahuja_mansouri_2024_later_version_summary.txt) names "deep
+sets with sum/mean pooling" among the architectures that generalize; it gives no statement for mean
+pooling. The claim encoded here (derived, not the paper's wording): the conclusions of AM24 Theorem 1
+carry over, with the same relation A psi = B phi. Reason (derived): sigma injective, so
+A (1/t) sum psi = B (1/t) sum phi; multiplying by t gives T1's equations, so T = 1 already suffices for
+a bias-free readout. The checks below decide it on a fitted mean-pooled learner.
+"""
+
+import numpy as np
+import sympy as sp
+from sympy import Eq, MatrixSymbol, Symbol
+
+from proofkit.families.meanpool import MeanPoolDeepSets
+from proofkit.instances import seeded_matrix
+from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
+from proofkit.predicates import R_ALL, Injective, Realizable
+from proofkit.spec import (
+    Assumption,
+    Generalization,
+    GroupElement,
+    PaperRef,
+    Relation,
+    Setup,
+    SymbolicStep,
+    T_len,
+    Theorem,
+)
+from proofkit.support import SUPPORTS, Support
+from proofkit.verdict import Verdict
+
+m, k, kt = Symbol("m"), Symbol("k"), Symbol("kt")
+A = MatrixSymbol("A", m, kt)
+B = MatrixSymbol("B", m, k)
+psi, phi = MatrixSymbol("psi", kt, 1), MatrixSymbol("phi", k, 1)
+M = MatrixSymbol("M", kt, k)
+sigma, f_true, H = Symbol("sigma"), Symbol("f"), Symbol("H")
+
+# the true model of AM24.T1 (same values, so the two theorems are comparable)
+INST = {"W1": [[1.0, -0.5], [0.3, 0.8], [-0.7, 0.2]], "b1": [0.1, -0.2, 0.05],
+        "W2": [[0.6, -0.4, 0.9], [-0.3, 0.7, 0.5]], "b2": [-0.2, 0.1],
+        "B": [[1.0, 0.4], [-0.2, 0.9]], "bias": [0.1, -0.2]}
+
+
+def true_params(p):
+    n_, m_ = p["n"], p["m"]
+    W1 = np.array(INST["W1"]) if n_ == 2 else seeded_matrix(40 + n_, (3, n_))
+    B_ = np.array(INST["B"]) if m_ == 2 else seeded_matrix(50 + m_, (m_, 2))
+    blocks = [B_] + ([np.array(INST["bias"][:m_] + [0.0] * (m_ - 2))] if p["readout_bias"] else [])
+    blocks += [W1, np.array(INST["b1"]), np.array(INST["W2"]), np.array(INST["b2"])]
+    return [repr(float(v)) for b in blocks for v in np.ravel(b)]
+
+
+def mean_times_t_is_sum():
+    """S1 (derived): t * A (1/t) sum_{j<=t} psi_j = A sum_{j<=t} psi_j for symbolic t."""
+    t, j = sp.symbols("t j", integer=True, positive=True)
+    a = sp.IndexedBase("Apsi")
+    return sp.simplify(t * (sp.Sum(a[j], (j, 1, t)) / t) - sp.Sum(a[j], (j, 1, t)))
+
+
+def jensen_affine():
+    """S2 (derived, general readout): an affine a(u) = c u + d satisfies Jensen's equation
+    a((alpha + beta)/2) = (a(alpha) + a(beta))/2, the length-2 mean-pooling condition."""
+    c, d, al, be = sp.symbols("c d alpha beta")
+    a = sp.Lambda(sp.Symbol("u"), c * sp.Symbol("u") + d)
+    return sp.expand(a((al + be) / 2) - (a(al) + a(be)) / 2)
+
+
+def jensen_nonaffine_control():
+    """Control: a(u) = u^2 satisfies Jensen's equation (false: it fails at alpha = 0, beta = 1)."""
+    al, be = sp.symbols("alpha beta")
+    return sp.expand(((al + be) / 2) ** 2 - (al**2 + be**2) / 2)
+
+
+THEOREM = Theorem(
+    id="AM24v2.C3",
+    title="Deep sets with mean pooling generalize; A psi = B phi (derived reading of the later version)",
+    paper=PaperRef("Ahuja & Mansouri, later version (arXiv 2402.04875), via its summary",
+                   "architectures list: 'deep sets with sum/mean pooling' (no statement given)",
+                   "-", "ahuja2024provable"),
+    params=ParamSpace((
+        param_T(3), param_activation(), param_supervision(),
+        Param("n", int, 2, "token dimension", min=1, max=4),
+        Param("m", int, 2, "output dimension", min=1, max=4),
+        Param("learned_dim", int, 2, "output dimension k~ of the learned psi", min=1, max=6),
+        Param("readout_bias", bool, False, "readout sigma(A . + a) with a bias"),
+        Param("support", str, "cut", "training support (as AM24.T1)", choices=SUPPORTS),
+        Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
+        Param("test_scale", float, 1.0, "test tokens past T drawn from [0, test_scale]^n",
+              min=0.0, max=100.0),
+    )),
+    assumptions=(
+        Assumption("injective", "the readout activation is injective (sigmoid)",
+                   lambda p: p["activation"] != "relu", {"activation": "relu"},
+                   predicate=Injective(sigma)),
+        Assumption("realizable", "f is in the learner's class", lambda p: p["learned_dim"] >= min(2, p["m"]),
+                   {"learned_dim": 1}, predicate=Realizable(f_true, H)),
+        Assumption("token-support", "test tokens in the training token box",
+                   lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0}),
+        Assumption("ALL", "labels at every length 1..T", lambda p: p["supervision"] == "ALL",
+                   {"supervision": "ONLY"}, predicate=Eq(R_ALL(T_len), 0)),
+    ),
+    setup=Setup(
+        learned=lambda p: MeanPoolDeepSets(p["n"], p["learned_dim"], p["m"], 3, p["readout_bias"]),
+        true=lambda p: MeanPoolDeepSets(p["n"], 2, p["m"], 3, p["readout_bias"]),
+        true_params=true_params,
+        support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"], p["test_scale"]),
+        learned_symbols={"A": A}, true_symbols={"A": B}, token_symbols=(psi, phi),
+    ),
+    dims=(("n",), ("m", "learned_dim")),
+    groups=(GroupElement(M, "GL", equations=((psi, M * phi, "tokens"),)),),
+    claims=(
+        Generalization("length generalization", kind="length", source="summary: sum/mean pooling"),
+        Generalization("compositional generalization", kind="compositional",
+                       source="summary: sum/mean pooling"),
+        Relation("A psi = B phi on [0,1]^n (mean pooling)", "identification", "derived: T1 eq. (21) x t",
+                 A * psi, B * phi, over="tokens"),
+        Relation("psi = M phi, M linear", "identification", "summary: linear identification",
+                 psi, M * phi, over="tokens"),
+        Relation("control: psi = phi (wrong group: identity)", "control", "deliberately false",
+                 psi, phi, over="tokens"),
+        SymbolicStep("S1 mean times t is the sum", "proof-step", "derived",
+                     "t A (1/t) sum psi = A sum psi: mean pooling reduces to AM24.T1", mean_times_t_is_sum),
+        SymbolicStep("S2 affine maps solve Jensen's equation", "proof-step", "derived (general readout)",
+                     "a((alpha+beta)/2) = (a(alpha)+a(beta))/2 for affine a", jensen_affine),
+        SymbolicStep("control: u^2 solves Jensen's equation", "control", "deliberately false",
+                     "((alpha+beta)/2)^2 = (alpha^2+beta^2)/2", jensen_nonaffine_control),
+    ),
+    expect={
+        "length generalization": Verdict.CERTIFIED,
+        "compositional generalization": Verdict.CERTIFIED,
+        "A psi = B phi on [0,1]^n (mean pooling)": Verdict.CERTIFIED,
+        "psi = M phi, M linear": Verdict.CERTIFIED,
+        "control: psi = phi (wrong group: identity)": Verdict.REFUTED,
+        "S1 mean times t is the sum": Verdict.CERTIFIED,
+        "S2 affine maps solve Jensen's equation": Verdict.CERTIFIED,
+        "control: u^2 solves Jensen's equation": Verdict.REFUTED,
+    },
+    notes="Mean pooling is only named in the summary; the statement and T = 1 sufficiency are derived "
+          "here. Length bounds use t sup_x |A_h psi - A_f phi| (valid but loose for the mean).",
+)
