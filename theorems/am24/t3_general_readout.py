@@ -1,0 +1,485 @@
+"""AM24.T3: a pair-sum model with a general position-wise readout, omega(sum_{j<i} psi(x_i, x_j)) with
+omega a C^1 diffeomorphism (Assumption 4), trained on lengths <= T >= 3 with pair supports [0,1]^{2n}
+and Assumption 7, length- and compositionally generalizes (Ahuja & Mansouri, Theorem 3 and its proof,
+eqs. 37-41; the remark after it: no residual / no phi(x, x) term, multiple heads, eq. 42; "the same
+technique extends Theorem 1 to position-wise non-linearities").
+
+Everything here is exact (sympy): scalar tokens and pair maps (n = k = 1), rho = id (a gauge: only
+a = omega^-1 o rho matters), learners built in closed form (proofkit.families.readout):
+
+* witness search: the offset learner psi = phi + 1, omega(s) = s - m0 (one informative length); the
+  analytic learner omega = sinh, psi = asinh o phi (lengths <= 2 only); the hinge learner
+  omega(s) = s + max(s - s0, 0)^3, psi = phi, s0 = the supremum of the training pre-activations (a C^2
+  diffeomorphism, omega' >= 1), which exists when phi is bounded -- every phi continuous on the compact
+  pair cube, every attention map. Zero training risk is proved exactly (the hinge vanishes below s0) and
+  the gap at length T + 1 is an exact number.
+* corrected statement: a = omega^-1 o rho a polynomial of degree <= D; zero risk at lengths 1..3 is a
+  polynomial identity on a set with interior, solved in rationals; every solution is linear (affine with
+  the diagonal) and exact at further lengths.
+
+Assumption 7 as printed (supp[phi(X_1, X_2), phi(X_1, X_3)] = R^2) holds here only for the unbounded
+pair map phi(a, b) = (1 + a) logit(b) on (0,1)^2 (the default): there Cauchy's equation holds on all of
+R^2 and the paper's proof goes through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+from sympy import Eq, Symbol
+
+from proofkit.families.readout import (
+    SumReadout,
+    exact_gap,
+    generalizes_at,
+    hinge,
+    hinge_derivative_residual,
+    polynomial_kernel,
+    term_counts,
+)
+from proofkit.params import Param, ParamSpace, param_supervision, param_T
+from proofkit.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
+from proofkit.spec import (
+    Assumption,
+    Computed,
+    PaperRef,
+    SymbolicStep,
+    T_len,
+    Theorem,
+    predicate,
+)
+from proofkit.verdict import Verdict
+
+i_pos, j_pos = Symbol("i", integer=True, positive=True), Symbol("j", integer=True, positive=True)
+X_le_i, pair_cube = Symbol("X_{1:i}"), Symbol("[0,1]^{2n}")
+omega_s, rho_s = Symbol("omega"), Symbol("rho")
+C1Diffeo = predicate("C1Diffeo", "a continuously differentiable bijection with a continuously "
+                     "differentiable inverse (Assumption 4)")
+PairSumSupportIsR2k = predicate("PairSumSupportIsR2k", "the support of [phi(X_1, X_2), phi(X_1, X_3)] "
+                                "is R^{2k} (Assumption 7, second sentence)")
+Generalizes = predicate("Generalizes", "every zero-risk learner has h = f at every length t >= 1 with "
+                        "tokens in the token support (length and compositional generalization)")
+
+CONCLUSION = "every zero-risk learner generalizes (exact witness search)"
+
+
+# ----------------------------------------------------------------------------- pair maps
+def _phi(pair_map: str):
+    if pair_map == "bounded":
+        return lambda a, b: b
+    return lambda a, b: (1 + a) * sp.log(b / (1 - b))
+
+
+def _token(pair_map: str) -> sp.Rational:
+    """The witness token (every position): 1 for phi = b (its supremum), 3/4 for the logit map."""
+    return sp.Integer(1) if pair_map == "bounded" else sp.Rational(3, 4)
+
+
+def _supervised(p: Mapping[str, Any]) -> list[int]:
+    return list(range(1, p["T"] + 1)) if p["supervision"] == "ALL" else [p["T"]]
+
+
+def _keys(p: Mapping[str, Any]) -> str:
+    return p["keys"]
+
+
+# ----------------------------------------------------------------------------- witness search
+@dataclass(frozen=True)
+class Outcome:
+    found: bool
+    effort: str
+    witness: dict[str, str] | None
+    how: str
+
+    @property
+    def certified(self) -> bool:
+        return self.found
+
+    @property
+    def claim(self) -> str:
+        return CONCLUSION
+
+
+def _witness_model(p: Mapping[str, Any]) -> tuple[str, SumReadout, str, str] | None:
+    """(family, learner, omega text, psi text) of the first witness family that applies, or None."""
+    keys, res = _keys(p), p["residual"]
+    L = _supervised(p)
+    counts = term_counts(L, keys)
+    phi = _phi(p["pair_map"])
+    if len(set(counts)) == 1:  # one informative pre-activation size: shift psi, undo it in omega
+        m0 = counts[0]
+        return ("offset", SumReadout(lambda s: s - m0, lambda a, b: phi(a, b) + 1, keys, res),
+                f"s - {m0}", "phi(a, b) + 1")
+    if max(L) <= 2 and keys == "causal" and not res:  # length 2 only pins psi = a(phi) for any a
+        return ("analytic", SumReadout(sp.sinh, lambda a, b: sp.asinh(phi(a, b)), keys, res),
+                "sinh(s)", "asinh(phi(a, b))")
+    if p["readout"] == "C1" and p["pair_map"] == "bounded":
+        # sup phi = 1 (phi = b, tokens in [0,1]); residual adds x_t <= 1
+        s0 = sp.Integer(max(counts) + (1 if res else 0))
+        return ("hinge", SumReadout(hinge(s0), phi, keys, res), f"s + max(s - {s0}, 0)^3", "phi(a, b)")
+    return None
+
+
+def search(p: Mapping[str, Any]) -> Outcome:
+    fams = "offset (psi = phi + 1), analytic (omega = sinh), hinge (omega = s + max(s - s0, 0)^3)"
+    effort = f"3 closed-form witness families tried: {fams}"
+    got = _witness_model(p)
+    if got is None:
+        return Outcome(False, effort, None, "no witness family applies at these parameters "
+                       f"(supervised lengths {_supervised(p)}, pair map {p['pair_map']}, readout class "
+                       f"{p['readout']}): searched and empty")
+    fam, h, om, ps = got
+    f = SumReadout(lambda s: s, _phi(p["pair_map"]), _keys(p), p["residual"])
+    t_test = p["T"] + 1
+    xs = [_token(p["pair_map"])] * t_test
+    gap, nonzero = exact_gap(h, f, xs)
+    if not nonzero:
+        return Outcome(False, effort, None, f"witness {fam} gives no certified gap")
+    L = _supervised(p)
+    why = {"offset": f"every supervised length has {term_counts(L, _keys(p))[0]} terms, so the shift "
+                     "cancels in omega at each (exact identity)",
+           "analytic": "sinh(asinh(phi)) = phi at length 2 and omega(0) = 0 at length 1 (exact)",
+           "hinge": "the training pre-activations are <= s0 (phi <= 1 on [0,1]^2), where the hinge term "
+                    "is exactly 0; omega' = 1 + 3 max(s - s0, 0)^2 >= 1, so omega is a C^2 "
+                    "diffeomorphism of R"}[fam]
+    witness = {"family": fam, "omega": om, "psi": ps, "rho": "s", "phi": "b" if p["pair_map"] == "bounded"
+               else "(1 + a) log(b / (1 - b))", "keys": _keys(p), "residual": str(p["residual"]),
+               "supervised": str(L), "tokens": str([str(x) for x in xs]), "length": str(t_test),
+               "gap": sp.sstr(gap), "readout": p["readout"], "pair_map": p["pair_map"],
+               "T": str(p["T"]), "supervision": p["supervision"]}
+    how = (f"exact: the {fam} learner omega(s) = {om}, psi = {ps} has zero risk at lengths {L} ({why}); "
+           f"at length {t_test} with every token {xs[0]}: h - f = {sp.sstr(gap)} "
+           f"(~{sp.N(gap, 6)}), certified non-zero")
+    return Outcome(True, effort, witness, how)
+
+
+def replay(witness: Mapping[str, str]) -> Outcome:
+    p = {"T": int(witness["T"]), "supervision": witness["supervision"], "keys": witness["keys"],
+         "residual": witness["residual"] == "True", "pair_map": witness["pair_map"],
+         "readout": witness["readout"]}
+    return search(p)
+
+
+@dataclass(frozen=True)
+class ReadoutFalsifier:
+    def __call__(self, params: Mapping[str, Any]) -> Outcome:
+        return search(params)
+
+    def search(self, params: Mapping[str, Any]) -> Outcome:
+        return search(params)
+
+    def replay(self, witness: Mapping[str, str]) -> Outcome:
+        return replay(witness)
+
+
+# ----------------------------------------------------------------------------- computed claims
+def _decide_search(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+    out = search(p)
+    if out.found:
+        return Verdict.REFUTED, out.witness["gap"], out.how
+    proof = ""
+    if p["pair_map"] == "logit" and p["supervision"] == "ALL" and p["T"] >= 3 and p["keys"] == "causal":
+        proof = ("; and the paper's proof applies: phi = (1 + a) logit(b) makes [phi(x, y), phi(x, z)] "
+                 "cover R^2, so a = omega^-1 o rho is additive on R^2 and continuous, hence linear "
+                 "(steps S1-S6; the continuity step is not machine-checked)")
+    return Verdict.CONFIRMED, "no witness", out.how + proof
+
+
+def with_(p: Mapping[str, Any], **kw: Any) -> dict[str, Any]:
+    q = dict(p)
+    q.update(kw)
+    return q
+
+
+def polynomial_claim(keys: str, residual: bool, min_T: int):
+    def run(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+        L = _supervised(p)
+        need = set(range(1, min_T + 1))
+        if not need <= set(L):
+            return (Verdict.INCONCLUSIVE, "not applicable",
+                    f"the corrected statement needs labels at lengths {sorted(need)}; supervised {L}")
+        D = p["degree"]
+        k = polynomial_kernel(D, keys, residual, [t for t in L if t <= 3])
+        lengths = range(1, p["T"] + 6)
+        bad = [t for t in lengths if generalizes_at(k, keys, residual, t) != 0]
+        scope = (f"a = omega^-1 o rho any polynomial of degree <= {D}; {k.equations} coefficient "
+                 f"equations solved in rationals: a(s) = {k.general}")
+        if bad:
+            return (Verdict.REFUTED, f"lengths {bad}",
+                    f"exact: {scope}; the zero-risk learners differ from f at lengths {bad}")
+        return (Verdict.CERTIFIED, f"a(s) = {k.general}",
+                f"exact: {scope} (dimension {k.dimension}); every such learner has h = f exactly at lengths "
+                f"1..{p['T'] + 5} (the residual polynomial is 0) and, being affine, at every length "
+                "(sum of affine terms); proves the statement for polynomial a only -- for real-analytic "
+                "a, steps S8 plus the identity theorem")
+    return run
+
+
+# ----------------------------------------------------------------------------- sympy steps
+al, be, z, y = sp.symbols("alpha beta z y", real=True)
+a_f, rho_f, om_f = sp.Function("a"), sp.Function("rho"), sp.Function("omega")
+A_c = Symbol("A", nonzero=True)
+
+
+def cauchy_zero():
+    """S1: a(0) + a(0) = a(0) gives a(0) = 0."""
+    return sp.Eq(sp.Tuple(*sp.solve(sp.Eq(2 * Symbol("a0"), Symbol("a0")), Symbol("a0"))), sp.Tuple(0))
+
+
+def cauchy_odd():
+    """S2: a(alpha) + a(-alpha) = a(0) = 0 gives a(-alpha) = -a(alpha) (a0 := a(0) = 0)."""
+    x, m = sp.symbols("x m")
+    return sp.solve(sp.Eq(x + m, 0), m)[0] + x
+
+
+def cauchy_integers():
+    """S3: a((p+1) alpha) = a(p alpha) + a(alpha) gives a(p alpha) = p a(alpha), p = 1..8."""
+    vals = [Symbol("a1")]
+    for _ in range(7):
+        vals.append(vals[-1] + vals[0])
+    return [v - (i + 1) * vals[0] for i, v in enumerate(vals)]
+
+
+def cauchy_rationals():
+    """S4: q a(alpha / q) = a(alpha) (S3 with alpha/q), so a((p/q) alpha) = (p/q) a(alpha)."""
+    p, q = sp.symbols("p q", positive=True, integer=True)
+    aq = sp.solve(sp.Eq(q * Symbol("b"), Symbol("a1")), Symbol("b"))[0]
+    return p * aq - sp.Rational(1) * p / q * Symbol("a1")
+
+
+def substitution():
+    """S6 (41): psi = A phi and omega(z) = rho(z / A) give omega(sum psi) = rho(sum phi) (3 terms)."""
+    ph = sp.symbols("phi1:4", real=True)
+    return om_f(A_c * sum(ph)).subs(om_f(A_c * sum(ph)), rho_f(A_c * sum(ph) / A_c)) - rho_f(sum(ph))
+
+
+def sinh_closed_form():
+    """S7: sinh(asinh y + asinh z) = y sqrt(1 + z^2) + z sqrt(1 + y^2): omega = sinh, psi = asinh phi is
+    not additive at length 3."""
+    return sp.simplify(sp.expand_trig(sp.sinh(sp.asinh(y) + sp.asinh(z)))
+                       - (y * sp.sqrt(1 + z**2) + z * sp.sqrt(1 + y**2)))
+
+
+def derivative_of_cauchy():
+    """S8 (corrected statement): d/dalpha and d/dbeta of a(alpha) + a(beta) - a(alpha + beta) on an
+    open set give a'(alpha) = a'(alpha + beta) = a'(beta): a' is constant on an open set. (a'(alpha +
+    beta) written as d/dbeta a(alpha + beta) and d/dalpha a(alpha + beta), which are the same.)"""
+    e = a_f(al) + a_f(be) - a_f(al + be)
+    d_sum = sp.diff(a_f(al + be), be)
+    return [sp.diff(e, al) - (sp.diff(a_f(al), al) - d_sum),
+            sp.diff(e, be) - (sp.diff(a_f(be), be) - sp.diff(a_f(al + be), al))]
+
+
+def hinge_diffeo():
+    """S9: omega(s) = s + max(s - 2, 0)^3 has omega'(s) = 1 + 3 max(s - 2, 0)^2 (>= 1) for every s."""
+    return hinge_derivative_residual(sp.Integer(2))
+
+
+def a7_literal_holds_for_logit():
+    """S10: phi(0, sigma(alpha)) = logit(sigma(alpha)) = alpha for every real alpha: the logit pair map
+    reaches every (alpha, beta) with query 0, so Assumption 7 as printed holds for it."""
+    sig = 1 / (1 + sp.exp(-al))
+    return sp.simplify(sp.expand_log(sp.log(sp.simplify(sig / (1 - sig))), force=True) - al)
+
+
+def multihead_generalizes():
+    """Multi-head (42): h = omega(sum (psi1 + psi2)) with psi1 = A phi1 + g, psi2 = A phi2 - g (any g)
+    equals rho(sum (phi1 + phi2)) at length 4 (omega(z) = rho(z / A))."""
+    xs = sp.symbols("x1:5", real=True)
+    g, p1, p2 = sp.Function("g"), sp.Function("phi1"), sp.Function("phi2")
+    q = xs[-1]
+    tot = sum(A_c * p1(q, x) + g(q, x) + A_c * p2(q, x) - g(q, x) for x in xs[:-1])
+    return rho_f(sp.expand(tot / A_c)) - rho_f(sum(p1(q, x) + p2(q, x) for x in xs[:-1]))
+
+
+def multihead_per_head_not_identified():
+    """Multi-head: with g(a, b) = a b the learned head psi1 = A phi1 + g is not A phi1: at (1, 1),
+    psi1 - A phi1 = 1 != 0, while the model is exact (previous step)."""
+    a, b = sp.symbols("a b", real=True)
+    g, phi1 = a * b, b
+    psi1 = A_c * phi1 + g
+    return sp.Ne((psi1 - A_c * phi1).subs({a: 1, b: 1}), 0)
+
+
+def control_square_additive():
+    """Control (deliberately false): a(s) = s^2 solves Cauchy's equation."""
+    return (al**2 + be**2) - (al + be) ** 2
+
+
+# ----------------------------------------------------------------------------- theorem
+def _variant(**kw: Any):
+    def run(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+        return _decide_search(with_(p, **kw))
+    return run
+
+
+THEOREM = Theorem(
+    id="AM24.T3",
+    title="General position-wise readout omega(sum_{j<i} psi(x_i, x_j)), omega a C^1 diffeomorphism "
+          "(Assumption 4): generalizes as printed (A7 literal); fails for bounded pair maps; corrected "
+          "with a real-analytic (here: polynomial) omega^-1 o rho",
+    paper=PaperRef("Ahuja & Mansouri 2024 (arXiv 2402.04875v1)",
+                   "Sec. 2.2 / App. A, Theorem 3, Assumptions 4 and 7, remark after the proof",
+                   "(37)-(42)", "ahuja2024provable"),
+    latex_names={X_le_i: r"X_{\leq i}", pair_cube: r"[0,1]^{2n}"},
+    conclusion=Generalizes(Symbol("h"), Symbol("f")),
+    params=ParamSpace((
+        param_T(3), param_supervision(),
+        Param("pair_map", str, "logit", "true pair map phi (scalar tokens): logit = (1 + a) log(b/(1-b)) "
+              "on (0,1)^2 (unbounded: Assumption 7 as printed holds); bounded = b on [0,1]^2 (every "
+              "continuous phi on the compact cube is bounded: Assumption 7 fails)",
+              choices=("logit", "bounded")),
+        Param("readout", str, "C1", "class of omega: C1 (any C^1 diffeomorphism, as printed) or analytic "
+              "(real-analytic omega, rho: the correction)", choices=("C1", "analytic")),
+        Param("keys", str, "causal", "pair terms: causal (j < i, Assumption 4) or diagonal (j <= i, the "
+              "remark)", choices=("causal", "diagonal")),
+        Param("residual", bool, False, "a residual + x_i inside omega (the remark)"),
+        Param("degree", int, 5, "degree D of the polynomial a = omega^-1 o rho in the corrected claims",
+              min=1, max=8),
+    )),
+    assumptions=(
+        Assumption("A4.diffeo", "omega, rho are C^1 bijections with C^1 inverses", drop={},
+                   note="not droppable by this search: every witness it builds is already a "
+                        "diffeomorphism (the hinge learner, omega' >= 1), so dropping it adds nothing",
+                   predicate=sp.And(C1Diffeo(omega_s), C1Diffeo(rho_s), Injective(omega_s))),
+        Assumption("A4.causal", "the pair sum runs over j < i (no phi(x_i, x_i) term, no residual)",
+                   lambda p: p["keys"] == "causal" and not p["residual"], {"keys": "diagonal"},
+                   note="the remark after the proof: the authors believe the result extends",
+                   predicate=Eq(Symbol("J(i)"), Symbol("{j < i}"), evaluate=False)),
+        Assumption("H0.realizable", "f = rho(sum_{j<i} phi(x_i, x_j)) is in the class", drop={},
+                   note="the statement omits 'f in H'; every variant here is realizable",
+                   predicate=Realizable(Symbol("f"), Symbol("H"))),
+        Assumption("H1.pair-support", "supp(X_i, X_j) = [0,1]^{2n} for all i != j", drop={},
+                   note="tokens are iid on the cube (or its interior for the logit map) in every variant",
+                   predicate=sp.Implies(sp.Ne(i_pos, j_pos), Eq(supp(Symbol("(X_i, X_j)")), pair_cube,
+                                                                evaluate=False))),
+        Assumption("A7.regular-closed", "supp(X_{<=i}) is regular closed for i <= T", drop={},
+                   note="the iid cube is regular closed in every variant",
+                   predicate=sp.Implies(sp.Le(i_pos, T_len), RegularClosed(supp(X_le_i)))),
+        Assumption("A7.pair-sums", "the support of [phi(X_1, X_2), phi(X_1, X_3)] is R^{2k}",
+                   lambda p: p["pair_map"] == "logit", {"pair_map": "bounded"},
+                   note="bounded = phi(a, b) = b: the pair-sum support is [0,1]^2 (interior, compact), "
+                        "which is all any phi continuous on the cube can give",
+                   predicate=PairSumSupportIsR2k(Symbol("phi"))),
+        Assumption("ALL", "labels at every length 1..T (objective eq. 1)",
+                   lambda p: p["supervision"] == "ALL", {"supervision": "ONLY"},
+                   predicate=Eq(R_ALL(T_len), 0)),
+        Assumption("T>=3", "labels up to length T >= 3 (Theorem 3)", lambda p: p["T"] >= 3, {"T": 2},
+                   note="dropped to T = 2, the largest T it excludes", predicate=sp.Ge(T_len, 3)),
+    ),
+    setup=None,
+    falsifier=ReadoutFalsifier(),
+    claims=(
+        Computed(CONCLUSION, "conclusion", "Theorem 3 (as printed, at these parameters)",
+                 "every (omega, psi) of the class with zero risk at the supervised lengths has h = f at "
+                 "length T + 1 (three closed-form witness families, exact)", _decide_search),
+        Computed("corrected T3: polynomial a = omega^-1 o rho, causal keys, T >= 3 (exact)", "conclusion",
+                 "Theorem 3 with A7 replaced by 'pair-sum support has interior' and omega^-1 o rho "
+                 "polynomial (derived here, not in the paper)",
+                 "a(alpha) + a(beta) = a(alpha + beta) on an open set => a linear => h = f at every length",
+                 polynomial_claim("causal", False, 3)),
+        Computed("T3 with A7 replaced by a compact pair support (phi = b), C^1 omega: generalizes",
+                 "identification", "Theorem 3 as intended (A7 is unsatisfiable for continuous phi)",
+                 "every zero-risk learner generalizes when phi is bounded", _variant(pair_map="bounded",
+                                                                                       readout="C1")),
+        Computed("T3 at T = 2 (ALL), analytic omega: generalizes", "identification",
+                 "Theorem 3, threshold T >= 3", "every zero-risk learner generalizes at T = 2",
+                 _variant(T=2, supervision="ALL", keys="causal", residual=False, readout="analytic")),
+        Computed("remark: diagonal j <= i, polynomial a (exact)", "identification",
+                 "remark after the proof of Theorem 3 ('we believe the result continues to hold')",
+                 "with the phi(x_i, x_i) term, every zero-risk polynomial a is affine and generalizes",
+                 polynomial_claim("diagonal", False, 3)),
+        Computed("remark: diagonal j <= i and residual, polynomial a (exact)", "identification",
+                 "remark after the proof of Theorem 3", "with phi(x_i, x_i) and + x_i, every zero-risk "
+                 "polynomial a is affine and generalizes", polynomial_claim("diagonal", True, 3)),
+        Computed("remark: residual without diagonal, polynomial a (exact)", "identification",
+                 "remark after the proof of Theorem 3", "with + x_i (j < i), length 1 forces a = id: exact "
+                 "identification", polynomial_claim("causal", True, 3)),
+        Computed("remark: diagonal j <= i, C^1 omega, bounded phi: generalizes", "identification",
+                 "remark after the proof of Theorem 3", "with the phi(x_i, x_i) term and a compact pair "
+                 "support every zero-risk learner generalizes",
+                 _variant(keys="diagonal", pair_map="bounded", readout="C1")),
+        Computed("extension of Theorem 1: deep sets omega(sum psi(x_j)), polynomial a, T >= 2 (exact)",
+                 "identification", "Sec. 2.2, 'the same proof technique extends Theorem 1'",
+                 "Cauchy at length 2 => a linear => generalization", polynomial_claim("set", False, 2)),
+        Computed("extension of Theorem 1: deep sets, C^1 omega, bounded phi: generalizes", "identification",
+                 "Sec. 2.2, 'the same proof technique extends Theorem 1'",
+                 "every zero-risk deep-sets learner with a C^1 diffeomorphic readout generalizes",
+                 lambda p: _deep_sets_hinge(p)),
+        SymbolicStep("S1 a(0) = 0", "proof-step", "(40)", "a(0) + a(0) = a(0) => a(0) = 0", cauchy_zero),
+        SymbolicStep("S2 a odd", "proof-step", "(40)", "a(alpha) + a(-alpha) = 0", cauchy_odd),
+        SymbolicStep("S3 integer homogeneity", "proof-step", "after (40)", "a(p alpha) = p a(alpha)",
+                     cauchy_integers),
+        SymbolicStep("S4 rational homogeneity", "proof-step", "after (40)",
+                     "a((p/q) alpha) = (p/q) a(alpha)", cauchy_rationals),
+        SymbolicStep("S6 substitution at every length", "proof-step", "(41)",
+                     "psi = A phi, omega(z) = rho(z/A) => omega(sum psi) = rho(sum phi)", substitution),
+        SymbolicStep("S7 sinh(asinh y + asinh z) closed form", "proof-step", "T = 2 counterexample "
+                     "(derived here)", "sinh(asinh y + asinh z) = y sqrt(1+z^2) + z sqrt(1+y^2)",
+                     sinh_closed_form),
+        SymbolicStep("S8 derivative of Cauchy's equation", "proof-step", "corrected statement (derived "
+                     "here)", "a'(alpha) = a'(alpha + beta) = a'(beta) on the open set",
+                     derivative_of_cauchy),
+        SymbolicStep("S9 hinge readout is a diffeomorphism", "proof-step", "counterexample (derived here)",
+                     "omega'(s) = 1 + 3 max(s - s0, 0)^2", hinge_diffeo),
+        SymbolicStep("S10 A7 as printed holds for the logit pair map", "proof-step", "Assumption 7",
+                     "logit(sigma(alpha)) = alpha", a7_literal_holds_for_logit),
+        SymbolicStep("multi-head: h depends on psi1 + psi2 only (generalization carries over)",
+                     "identification", "(42)", "psi1 = A phi1 + g, psi2 = A phi2 - g => h = f",
+                     multihead_generalizes),
+        SymbolicStep("multi-head: a zero-risk learner with psi1 != A phi1 exists", "identification", "(42)",
+                     "per-head linear identification is not forced", multihead_per_head_not_identified),
+        SymbolicStep("control: a(s) = s^2 solves Cauchy's equation", "control", "deliberately false",
+                     "alpha^2 + beta^2 = (alpha + beta)^2", control_square_additive),
+    ),
+    expect={
+        CONCLUSION: Verdict.CONFIRMED,
+        "corrected T3: polynomial a = omega^-1 o rho, causal keys, T >= 3 (exact)": Verdict.CERTIFIED,
+        "T3 with A7 replaced by a compact pair support (phi = b), C^1 omega: generalizes": Verdict.REFUTED,
+        "T3 at T = 2 (ALL), analytic omega: generalizes": Verdict.REFUTED,
+        "remark: diagonal j <= i, polynomial a (exact)": Verdict.CERTIFIED,
+        "remark: diagonal j <= i and residual, polynomial a (exact)": Verdict.CERTIFIED,
+        "remark: residual without diagonal, polynomial a (exact)": Verdict.CERTIFIED,
+        "remark: diagonal j <= i, C^1 omega, bounded phi: generalizes": Verdict.REFUTED,
+        "extension of Theorem 1: deep sets omega(sum psi(x_j)), polynomial a, T >= 2 (exact)":
+            Verdict.CERTIFIED,
+        "extension of Theorem 1: deep sets, C^1 omega, bounded phi: generalizes": Verdict.REFUTED,
+        "S1 a(0) = 0": Verdict.CERTIFIED,
+        "S2 a odd": Verdict.CERTIFIED,
+        "S3 integer homogeneity": Verdict.CERTIFIED,
+        "S4 rational homogeneity": Verdict.CERTIFIED,
+        "S6 substitution at every length": Verdict.CERTIFIED,
+        "S7 sinh(asinh y + asinh z) closed form": Verdict.CERTIFIED,
+        "S8 derivative of Cauchy's equation": Verdict.CERTIFIED,
+        "S9 hinge readout is a diffeomorphism": Verdict.CERTIFIED,
+        "S10 A7 as printed holds for the logit pair map": Verdict.CERTIFIED,
+        "multi-head: h depends on psi1 + psi2 only (generalization carries over)": Verdict.CERTIFIED,
+        "multi-head: a zero-risk learner with psi1 != A phi1 exists": Verdict.CERTIFIED,
+        "control: a(s) = s^2 solves Cauchy's equation": Verdict.REFUTED,
+    },
+    notes="Corrected statement (derived here, not in the paper): with omega, rho real-analytic "
+          "diffeomorphisms, psi, phi continuous, T >= 3 under ALL, and {(phi(x_3, x_1), phi(x_3, x_2))} "
+          "with non-empty interior, a = omega^-1 o rho is linear, psi = A phi and omega = rho o A^-1, so "
+          "h = f at every length. Certified here for polynomial a of degree <= D; the analytic case rests "
+          "on S8 and the identity theorem. Assumption 7 as printed (support R^{2k}) cannot hold for any "
+          "phi continuous on [0,1]^{2n}; the proof needs the shared query x_3, not x_1.",
+)
+
+
+def _deep_sets_hinge(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+    """Deep sets omega(sum_{j<=t} psi(x_j)), phi(x) = x on [0,1], rho = id: the hinge at s0 = T."""
+    L = _supervised(p)
+    s0 = sp.Integer(max(L))
+    h = SumReadout(hinge(s0), lambda a, b: b, "set")
+    f = SumReadout(lambda s: s, lambda a, b: b, "set")
+    xs = [sp.Integer(1)] * (max(L) + 1)
+    gap, nonzero = exact_gap(h, f, xs)
+    if not nonzero:
+        return Verdict.INCONCLUSIVE, "no gap", "the hinge learner gives no certified gap"
+    return (Verdict.REFUTED, sp.sstr(gap),
+            f"exact: omega(s) = s + max(s - {s0}, 0)^3 (a C^2 diffeomorphism, S9), psi = phi = x: zero "
+            f"risk at lengths {L} (every training sum is <= {s0}, where the hinge is 0); at length "
+            f"{len(xs)} with every token 1: h - f = {sp.sstr(gap)}")
