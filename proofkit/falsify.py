@@ -209,6 +209,14 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
                 rec, certified, how = _model_record(
                     theorem, problem, params, overrides, dropped, theta, learned, X, gap, kind,
                     outcome.strategy + "; made exact in rational arithmetic (observer gauge)", dps, seed)
+            else:
+                snapped = snapped_candidate(problem, learned, X, outcome.tol)
+                if snapped is not None:
+                    rec2, ok2, how2 = _model_record(
+                        theorem, problem, params, overrides, dropped, theta, snapped, X, gap, kind,
+                        outcome.strategy + "; coefficients below 1e-30 set to exactly 0", dps, seed)
+                    if ok2:
+                        rec, certified, how = rec2, ok2, how2
     path = record.write(rec, out_dir) if out_dir is not None else None
     effort = outcome.effort + (f"; dimensions shrunk: {tried_dims}" if tried_dims else "")
     return FalsifyResult(found=True, verdict=Verdict.REFUTED, effort=effort,
@@ -413,6 +421,22 @@ def exact_candidate(problem: Problem, theta: np.ndarray,
     return None
 
 
+def snapped_candidate(problem: Problem, learned: Sequence[str], X: np.ndarray,
+                      tol: mp.mpf) -> list[str] | None:
+    """The learner with its tiny coefficients (|v| <= 1e-30, left by the fit where the exact learner
+    has 0) set to exactly 0, when it still fits to tol and still differs at X; None when nothing is
+    tiny. Only worth it for families with an exact zero-risk certificate (``exact_zero_risk``)."""
+    if getattr(problem.learned, "exact_zero_risk", None) is None:
+        return None
+    snapped = ["0.0" if "/" not in v and abs(mp.mpf(v)) <= mp.mpf("1e-30") else v for v in learned]
+    if list(snapped) == list(learned):
+        return None
+    th = MP.asarray(np.asarray(snapped, dtype=object))
+    if mp_abs_max(problem.residual(th, MP)) > tol or max_gap(problem, th, [X[None]]) < SEARCH_GAP:
+        return None
+    return snapped
+
+
 def _exact_input(learned: Sequence[str]) -> bool:
     """Short decimals or exact fractions: worth an exact rational check (long fitted decimals never
     solve the training equations exactly)."""
@@ -429,6 +453,12 @@ def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int,
         ok, how = certify_exact(problem, learned, X)
         if ok:
             return ok, how
+        exact_risk = getattr(problem.learned, "exact_zero_risk", None)  # structured families
+        if exact_risk is not None:
+            ok, how = exact_risk(list(learned), problem.true, [str(v) for v in problem.theta_true],
+                                 problem.support, problem.lengths, problem.activation, X)
+            if ok:
+                return ok, how
     if not (hasattr(problem.learned, "markov") and hasattr(problem.learned, "markov_jacobian")):
         n = problem.n_per_length * len(problem.lengths)
         return False, (f"uncertified: training match at {n} samples only (no interval existence proof for "

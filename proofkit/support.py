@@ -10,6 +10,8 @@ import numpy as np
 from .errors import InputError
 
 SUPPORTS = ("iid", "cut", "subspace")
+#: also degenerate supports (no interior): only for theorems whose certificates do not assume a box
+ALL_SUPPORTS = SUPPORTS + ("antidiag",)
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,10 @@ class Support:
 
     ``iid``: tokens i.i.d. U[0,1]^n (F-iid). ``cut``: U([0,1]^{nT} with sum <= c), prefixes for shorter
     lengths (F-cut; not a product, so compositional tests are meaningful). ``subspace``: tokens
-    (s, 0, ..., 0), s ~ U[0,1] (F-sub; the length-t support does not span R^{nt}).
+    (s, 0, ..., 0), s ~ U[0,1] (F-sub; the length-t support does not span R^{nt}). ``antidiag``: at
+    length T the tokens sum to (T/2, ..., T/2) (uniform on that slice of the cube; T = 2, n = 1 is
+    {(s, 1 - s)}), prefixes for shorter lengths: every token marginal is [0,1]^n, but the length-T
+    support has no interior (not regular closed) and no density.
     """
 
     kind: str
@@ -28,8 +33,8 @@ class Support:
     test_scale: float = 1.0
 
     def __post_init__(self) -> None:
-        if self.kind not in SUPPORTS:
-            raise InputError("support", "one of " + ", ".join(SUPPORTS), self.kind)
+        if self.kind not in ALL_SUPPORTS:
+            raise InputError("support", "one of " + ", ".join(ALL_SUPPORTS), self.kind)
 
     @property
     def c(self) -> float:
@@ -60,6 +65,8 @@ class Support:
 
     def sample(self, rng: np.random.Generator, N: int, t: int) -> np.ndarray:
         """N training sequences of length t: shape (N, t, n)."""
+        if self.kind == "antidiag" and t <= self.T:
+            return self._antidiag(rng, N)[:, :t, :]
         if self.kind != "cut" or t > self.T:
             return self.tokens(rng, (N, t))
         out = np.empty((0, self.T, self.n))
@@ -69,13 +76,40 @@ class Support:
             out = np.concatenate([out, cand[keep]])
         return out[:N, :t, :]
 
+    def _antidiag(self, rng: np.random.Generator, N: int) -> np.ndarray:
+        """N length-T sequences with tokens in [0,1]^n summing to T/2 per coordinate (rejection)."""
+        out = np.empty((0, self.T, self.n))
+        while out.shape[0] < N:
+            # dyadic tokens (multiples of 2^-20): the last token and the sum are exact in float64
+            head = np.round(rng.uniform(0.0, 1.0, (4 * N, self.T - 1, self.n)) * 2.0 ** 20) / 2.0 ** 20
+            last = self.T / 2 - head.sum(axis=1, keepdims=True)
+            cand = np.concatenate([head, last], axis=1)
+            keep = ((last >= 0) & (last <= 1)).all(axis=(1, 2))
+            out = np.concatenate([out, cand[keep]])
+        return out[:N]
+
+    def spanning_points(self, t: int) -> list[np.ndarray] | None:
+        """Length-t sequences of the support whose affine hull contains the whole length-t support (so an
+        affine function of the sequence that vanishes at them vanishes on the support); None where not
+        implemented (box supports: use the vertices)."""
+        if self.kind != "antidiag" or t != self.T:
+            return None
+        centre = np.full((t, self.n), 0.5)
+        pts = [centre]
+        for j in range(t - 1):
+            for i in range(self.n):
+                P = centre.copy()
+                P[j, i], P[t - 1, i] = 1.0, 0.0
+                pts.append(P)
+        return pts
+
     def vertices(self, t: int, limit: int = 64) -> np.ndarray:
         """Every vertex sequence of the length-t support box (for box supports with at most ``limit``
         vertices; empty otherwise). Fitting a model at the vertices pins down its extremes: a function
         linear in the inputs that is <= 0 at every vertex is <= 0 on the whole box."""
         lo, hi = self.token_box()
         free = self.free_coordinates()
-        if self.kind == "cut" or 2 ** (len(free) * t) > limit:
+        if self.kind in ("cut", "antidiag") or 2 ** (len(free) * t) > limit:
             return np.zeros((0, t, self.n))
         out = []
         for bits in range(2 ** (len(free) * t)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -115,3 +116,198 @@ class DeepSets(Family):
 def _einsum_nus(D: np.ndarray, X: np.ndarray) -> np.ndarray:
     """sum_t D[n,t,u] X[n,t,s] for object arrays (np.einsum does not take object dtype everywhere)."""
     return np.matmul(np.swapaxes(D, 1, 2), X)
+
+
+def _hinge2(v: np.ndarray, knot: Any, ops: Ops) -> np.ndarray:
+    """max(v - knot, 0)^2 elementwise, in the backend of ``v``."""
+    kn = ops.convert(knot)
+    if ops.name == "float64":
+        d = ops.xp.maximum(v - float(knot), 0.0)
+        return d * d
+    zero = ops.convert(0)
+    if ops.name == "arb":  # rigorous max for balls that straddle the knot
+        d = np.frompyfunc(lambda z: (z - kn).max(zero), 1, 1)(v)
+    else:
+        d = np.frompyfunc(lambda z: (z - kn) if z > kn else zero, 1, 1)(v)
+    return d * d
+
+
+def _frac(v: Any) -> Fraction:
+    return Fraction(str(v)) if not isinstance(v, float) else Fraction(v)
+
+
+class HingeDeepSets(Family):
+    """Structured deep sets: ``psi(x) = W p(x)`` with the fixed C^1 features
+    ``p(x) = (1, x_1..x_n, max(x_i - kappa, 0)^2 for each knot kappa and coordinate i)``;
+    logit ``A sum_j psi(x_j)``. Parameters A (m x k), W (k x F).
+
+    The per-token logit is ``c p(x)`` with ``c = A W``: affine in the token plus hinge-squared bumps
+    that vanish left of their knots. This is the search family for counterexamples that a smooth
+    generic fit does not reach: a bump placed where the training labels cannot see it (beyond the
+    training token box, or where a ReLU readout is dead), or an affine change whose pooled sum vanishes
+    on a degenerate support. :meth:`exact_zero_risk` certifies zero training risk in rational
+    arithmetic."""
+
+    name = "hinge_deep_sets"
+
+    def __init__(self, n: int = 1, k: int = 1, m: int = 1,
+                 knots: tuple[Fraction, ...] = (Fraction(1),)) -> None:
+        self.n, self.k, self.m = n, k, m
+        self.knots = tuple(Fraction(kn) for kn in knots)
+        self.F = 1 + n + n * len(self.knots)
+        self.layout = {"A": (m, k), "W": (k, self.F)}
+
+    def feature_names(self) -> list[str]:
+        return (["1"] + [f"x{i + 1}" for i in range(self.n)]
+                + [f"max(x{i + 1} - {kn}, 0)^2" for kn in self.knots for i in range(self.n)])
+
+    def features(self, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        """p at every token: (..., n) -> (..., F)."""
+        one = X[..., :1] * 0 + ops.convert(1)
+        parts = [one, X] + [_hinge2(X, kn, ops) for kn in self.knots]
+        return np.concatenate(parts, axis=-1)
+
+    def token_map(self, theta: np.ndarray, x: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        p = self.unpack(theta)
+        return self.features(x, ops) @ p["W"].T
+
+    def logits(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        p = self.unpack(theta)
+        S = self.features(X, ops).sum(axis=1)  # (N, F)
+        return (S @ p["W"].T) @ p["A"].T
+
+    def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        p = self.unpack(theta)
+        S = self.features(X, ops).sum(axis=1)
+        N, m, k, F = S.shape[0], self.m, self.k, self.F
+        SW = S @ p["W"].T  # (N, k)
+        dA = ops.zeros((N, m, m * k))
+        for r in range(m):
+            dA[:, r, r * k: (r + 1) * k] = SW
+        dW = p["A"][None, :, :, None] * S[:, None, None, :]  # (N, m, k, F)
+        return np.concatenate([dA, dW.reshape(N, m, k * F)], axis=2)
+
+    def relation_symbols(self, theta: np.ndarray, ops: Ops) -> dict[str, np.ndarray]:
+        return {"A": self.unpack(theta)["A"]}
+
+    def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
+        """Readout gauge (A, W) -> (A M^-1, M W) with M^-1 = A^-1 A_ref (square case)."""
+        if self.k != self.m:
+            return theta
+        from .linrec import _inv
+
+        p, q = dict(self.unpack(theta)), self.unpack(reference)
+        if q["A"].shape != p["A"].shape:
+            return theta
+        try:
+            Mi = _inv(p["A"], ops) @ q["A"]
+            M = _inv(Mi, ops)
+        except (ZeroDivisionError, np.linalg.LinAlgError, ValueError):
+            return theta
+        p["A"], p["W"] = p["A"] @ Mi, M @ p["W"]
+        return self.pack(p, ops)
+
+    def gauge_tangent(self, theta: np.ndarray) -> np.ndarray:
+        p = self.unpack(np.asarray(theta, dtype=float))
+        cols = []
+        for a in range(self.k):
+            for b in range(self.k):
+                Xi = np.zeros((self.k, self.k))
+                Xi[a, b] = 1.0
+                cols.append(self.pack({"A": -p["A"] @ Xi, "W": Xi @ p["W"]}))
+        return np.array(cols).T
+
+    # ------------------------------------------------------------------ exact certificate
+    def coefficients(self, theta: list[str]) -> list[list[Fraction]]:
+        """The per-token logit coefficients c = A W (m x F), exactly, from decimal / p/q strings."""
+        p = self.unpack(np.asarray([_frac(v) for v in theta], dtype=object))
+        return [[sum((p["A"][r, q] * p["W"][q, f] for q in range(self.k)), Fraction(0))
+                 for f in range(self.F)] for r in range(self.m)]
+
+    def exact_logits(self, c: list[list[Fraction]], X: np.ndarray) -> list[Fraction]:
+        """Logits of one sequence X (t x n, floats read exactly) under coefficients c, exactly."""
+        S = [Fraction(0)] * self.F
+        for x in X:
+            xs = [_frac(v) for v in x]
+            feats = [Fraction(1)] + xs + [max(v - kn, Fraction(0)) ** 2 for kn in self.knots for v in xs]
+            S = [a + b for a, b in zip(S, feats)]
+        return [sum((cr[f] * S[f] for f in range(self.F)), Fraction(0)) for cr in c]
+
+    def exact_zero_risk(self, learned: list[str], true: Family, true_params: list[str], support: Any,
+                        lengths: list[int], activation: str, X: np.ndarray) -> tuple[bool, str]:
+        """Prove in rational arithmetic that the learner h has zero risk on every training sequence of
+        the support (lengths ``lengths``) and differs from f at the sequence X. With g = c_h - c_f the
+        per-token logit difference (only hinges whose knot lies below the token box's upper end count:
+        the others vanish on the box), one of:
+        (a) g = 0 on the token box: h = f on every sequence of box tokens, any readout;
+        (b) ReLU readout, f affine per token, g <= 0 (only non-positive hinge coefficients, no affine part)
+            and f's logit <= 0 on every training-length box sequence with a token in a hinge's region:
+            there both outputs are 0, elsewhere g = 0;
+        (c) g affine and sum_j g(x_j) = 0 at points whose affine hull contains the length-t support
+            (``support.spanning_points(t)``) for every training length t.
+        Then the gap at X is an exact non-zero rational."""
+        if not isinstance(true, HingeDeepSets) or true.knots != self.knots or true.n != self.n:
+            return False, ""
+        ch, cf = self.coefficients(learned), true.coefficients(true_params)
+        lo, hi = (np.asarray([_frac(v) for v in b], dtype=object) for b in support.token_box())
+        n, nk = self.n, len(self.knots)
+
+        def hinge_index(q: int, i: int) -> int:
+            return 1 + n + q * n + i
+
+        active = [(q, i) for q in range(nk) for i in range(n) if self.knots[q] < hi[i]]
+        cases = []
+        for r in range(self.m):
+            g = [a - b for a, b in zip(ch[r], cf[r])]
+            aff = g[: 1 + n]
+            hin = {(q, i): g[hinge_index(q, i)] for q, i in active}
+            hot = [qi for qi, v in hin.items() if v != 0]
+            if not any(aff) and not hot:
+                cases.append("a")
+                continue
+            if not any(aff) and activation == "relu" and all(hin[qi] < 0 for qi in hot) \
+                    and not any(cf[r][1 + n:]):
+                a = cf[r][: 1 + n]
+                best = a[0] + sum(max(a[1 + i] * lo[i], a[1 + i] * hi[i]) for i in range(n))
+                ok = True
+                for t in lengths:
+                    for q, i in hot:
+                        lo_q = lo.copy()
+                        lo_q[i] = self.knots[q]
+                        one = a[0] + sum(max(a[1 + j] * lo_q[j], a[1 + j] * hi[j]) for j in range(n))
+                        ok = ok and (t - 1) * best + one <= 0
+                if ok:
+                    cases.append("b")
+                    continue
+                return False, ""
+            if not hot:
+                for t in lengths:
+                    pts = support.spanning_points(t)
+                    if pts is None:
+                        return False, ""
+                    for P in pts:
+                        s = sum((aff[0] + sum(aff[1 + i] * _frac(x[i]) for i in range(n)) for x in P),
+                                Fraction(0))
+                        if s != 0:
+                            return False, ""
+                cases.append("c")
+                continue
+            return False, ""
+        zh, zf = self.exact_logits(ch, X), true.exact_logits(cf, X)
+        if activation == "relu":
+            zh, zf = [max(v, Fraction(0)) for v in zh], [max(v, Fraction(0)) for v in zf]
+        gap = max(abs(a - b) for a, b in zip(zh, zf))
+        if gap == 0:
+            return False, ""
+        why = {"a": "the per-token logit difference g = c_h p - c_f p vanishes on the whole training "
+                    "token box (its hinges sit at or beyond the box's upper end), so h = f on every "
+                    "training sequence",
+               "b": "g <= 0 is supported on the hinge regions, and f's logit is <= 0 on every training "
+                    f"sequence (lengths {lengths}, box tokens) with a token there, so both ReLU outputs "
+                    "are 0 there and h = f elsewhere",
+               "c": "g is affine and sum_j g(x_j) = 0 at points spanning the affine hull of the training "
+                    f"support at every training length {lengths}"}
+        shown = str(gap) if len(str(gap)) <= 40 else f"{float(gap):.6g} (an exact non-zero rational)"
+        kinds = "; ".join(why[c] for c in sorted(set(cases)))
+        return True, (f"certified exactly (rational arithmetic, coefficients c = A W): {kinds}; "
+                      f"{'output' if activation == 'relu' else 'logit'} gap at the witness = {shown}")

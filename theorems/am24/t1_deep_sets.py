@@ -1,11 +1,15 @@
 """AM24.T1: deep sets sigma(A sum_j psi(x_j)) trained on lengths <= T length- and compositionally
 generalize, with A psi = B phi on [0,1]^n (Ahuja & Mansouri, Theorem 1, eqs. 10-22 and the remarks)."""
 
+from fractions import Fraction
+
 import numpy as np
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
+from proofkit.errors import InputError
 from proofkit.families import DeepSets
+from proofkit.families.deepsets import HingeDeepSets
 from proofkit.instances import seeded_matrix
 from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
 from proofkit.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
@@ -20,7 +24,7 @@ from proofkit.spec import (
     T_len,
     Theorem,
 )
-from proofkit.support import SUPPORTS, Support
+from proofkit.support import ALL_SUPPORTS, Support
 from proofkit.verdict import Verdict
 
 m, k, kt = Symbol("m"), Symbol("k"), Symbol("kt")
@@ -41,8 +45,32 @@ INST = {"W1": [[1.0, -0.5], [0.3, 0.8], [-0.7, 0.2]], "b1": [0.1, -0.2, 0.05],
         "B": [[1.0, 0.4], [-0.2, 0.9]], "bias": [0.1, -0.2]}
 
 
+def knots(p):
+    """Hinge knots of the structured family: 2T/(2T+1) (where a ReLU readout is dead on every training
+    sequence with a token past it, see true_params) and 1 (the training token box's upper end)."""
+    return (Fraction(2 * p["T"], 2 * p["T"] + 1), Fraction(1))
+
+
+def learned_model(p):
+    if p["family"] == "hinge":
+        if p["readout_bias"]:
+            raise InputError("readout_bias", "false with family=hinge", True)
+        return HingeDeepSets(p["n"], p["learned_dim"], p["m"], knots(p))
+    return DeepSets(p["n"], p["learned_dim"], p["m"], 3, p["readout_bias"])
+
+
+def true_model(p):
+    if p["family"] == "hinge":
+        return HingeDeepSets(p["n"], 1, p["m"], knots(p))
+    return DeepSets(p["n"], 2, p["m"], 3, p["readout_bias"])
+
+
 def true_params(p):
     n_, m_ = p["n"], p["m"]
+    if p["family"] == "hinge":  # B = (1, ..., 1)^T, phi(x) = 1 - (T + 1/2) x_1 (an affine token map)
+        fam = true_model(p)
+        w = [1.0, -(p["T"] + 0.5)] + [0.0] * (fam.F - 2)
+        return [repr(1.0)] * m_ + [repr(v) for v in w]
     W1 = np.array(INST["W1"]) if n_ == 2 else seeded_matrix(40 + n_, (3, n_))
     B_ = np.array(INST["B"]) if m_ == 2 else seeded_matrix(50 + m_, (m_, 2))
     blocks = [B_] + ([np.array(INST["bias"][:m_] + [0.0] * (m_ - 2))] if p["readout_bias"] else [])
@@ -70,6 +98,13 @@ def constant_vanishes():
     return sp.Eq(sp.Tuple(*sp.solve(sp.Eq(T * c, 0), c)), sp.Tuple(0))
 
 
+def one_length_label():
+    """S4: the sigmoid is one-to-one on the reals, so a length-1 label determines the logit."""
+    u, v = sp.symbols("u v", real=True)
+    sol = sp.solve(sp.Eq(1 / (1 + sp.exp(-u)), 1 / (1 + sp.exp(-v))), u)
+    return sp.Eq(sp.Tuple(*sol), sp.Tuple(v))
+
+
 def substitution_any_length():
     """S5 (eq. 22): with A psi(x_j) = B phi(x_j), A sum_{j<=t} psi(x_j) - B sum phi(x_j) = 0 for all t."""
     t, j = sp.symbols("t j", integer=True, positive=True)
@@ -91,6 +126,8 @@ def bias_one_length_control():
     return sol[0].get(C, C)
 
 
+HINGE = {"family": "hinge", "n": 1, "m": 1, "learned_dim": 1}  # the structured search family, smallest
+
 THEOREM = Theorem(
     id="AM24.T1",
     title="Deep sets with an injective bias-free readout generalize; A psi = B phi",
@@ -103,15 +140,22 @@ THEOREM = Theorem(
         Param("m", int, 2, "output dimension", min=1, max=4),
         Param("learned_dim", int, 2, "output dimension k~ of the learned psi", min=1, max=6),
         Param("readout_bias", bool, False, "readout sigma(A . + a) with a bias"),
-        Param("support", str, "cut", "training support: iid U[0,1]^n tokens, cut cube (sum <= cut_frac*n*T) "
-              "or subspace (tokens (s, 0, ..., 0))", choices=SUPPORTS),
+        Param("support", str, "cut", "training support: iid U[0,1]^n tokens, cut cube (sum <= cut_frac*n*T), "
+              "subspace (tokens (s, 0, ..., 0)) or antidiag (length-T tokens summing to T/2 per "
+              "coordinate, prefixes below T: marginals [0,1]^n, not regular closed)",
+              choices=ALL_SUPPORTS),
+        Param("family", str, "tanh", "token maps: tanh (psi = W2 tanh(W1 x + b1) + b2, width 3) or hinge "
+              "(psi = W p(x), p = (1, x, max(x_i - kappa, 0)^2 at the knots 2T/(2T+1) and 1); the true "
+              "phi(x) = 1 - (T + 1/2) x_1, readout (1, ..., 1)^T)", choices=("tanh", "hinge")),
         Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
         Param("test_scale", float, 1.0, "test tokens past T drawn from [0, test_scale]^n",
               min=0.0, max=100.0),
     )),
     assumptions=(
         Assumption("A1.injective", "the readout activation is injective (sigmoid)",
-                   lambda p: p["activation"] != "relu", {"activation": "relu"},
+                   lambda p: p["activation"] != "relu", {"activation": "relu", **HINGE, "support": "iid"},
+                   note="searched in the hinge family on the cube: a bump where the ReLU is dead on "
+                        "every training sequence (derived here, not in the paper)",
                    predicate=Injective(sigma)),
         Assumption("A1.bias-free", "the readout is a bias-free perceptron sigma(A .)",
                    lambda p: not p["readout_bias"], {"readout_bias": True},
@@ -120,21 +164,21 @@ THEOREM = Theorem(
                    lambda p: p["learned_dim"] >= min(2, p["m"]), {"learned_dim": 1},
                    predicate=Realizable(f_true, H)),
         Assumption("H1.token-support", "supp(X_j) = [0,1]^n at every position, also beyond T",
-                   lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0},
+                   lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0, **HINGE},
+                   note="searched in the hinge family: a bump max(x - 1, 0)^2 past the training box",
                    predicate=sp.Implies(j_pos >= 1, Eq(supp(X_j), cube, evaluate=False))),
         Assumption("ALL", "labels at every length 1..T (objective eq. 1)",
                    lambda p: p["supervision"] == "ALL", {"supervision": "ONLY"},
                    predicate=Eq(R_ALL(T_len), 0)),
         Assumption("A2", "supp(X_{<=i}) is regular closed for every i <= T",
-                   note="every sampler here (iid, cut cube, subspace) is regular closed, and under "
-                        "ALL(T) the proof does not use A2; a counterexample without A2 (derived here, "
-                        "not in the paper: ONLY(2) on the antidiagonal support {(s, 1 - s)}) needs a "
-                        "support not implemented yet",
+                   lambda p: p["support"] != "antidiag", {"support": "antidiag", **HINGE},
+                   note="under ALL(T) the length-1 labels give A psi = B phi without A2 (S4); with "
+                        "--drop ALL too, the antidiagonal support (tokens summing to T/2) admits "
+                        "psi = phi + c (x - 1/2) (derived here, not in the paper)",
                    predicate=sp.Implies(sp.Le(i_len, T_len), RegularClosed(supp(X_le_i)))),
     ),
     setup=Setup(
-        learned=lambda p: DeepSets(p["n"], p["learned_dim"], p["m"], 3, p["readout_bias"]),
-        true=lambda p: DeepSets(p["n"], 2, p["m"], 3, p["readout_bias"]),
+        learned=learned_model, true=true_model,
         true_params=true_params,
         support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"], p["test_scale"]),
         learned_symbols={"A": A}, true_symbols={"A": B}, token_symbols=(psi, phi),
@@ -158,6 +202,10 @@ THEOREM = Theorem(
                      "d/dx_r A sum_j psi(x_j) = A psi'(x_r)", derivative_of_sum),
         SymbolicStep("S3 integration constant vanishes", "proof-step", "(19)-(20)",
                      "T C = 0 => C = 0", constant_vanishes),
+        SymbolicStep("S4 one length-1 label fixes A psi", "proof-step",
+                     "remark (d) after Theorem 1 (A2 is not needed when t = 1 is observed)",
+                     "sigma(u) = sigma(v) => u = v, so sigma(A psi(x)) = sigma(B phi(x)) on supp(X_1) "
+                     "gives A psi = B phi there", one_length_label),
         SymbolicStep("S5 substitution at every length", "proof-step", "(22)",
                      "A psi = B phi => A sum_{j<=t} psi = B sum_{j<=t} phi for symbolic t",
                      substitution_any_length),
@@ -177,6 +225,7 @@ THEOREM = Theorem(
         "S1 sigma strictly increasing": Verdict.CERTIFIED,
         "S2 derivative of the pooled sum": Verdict.CERTIFIED,
         "S3 integration constant vanishes": Verdict.CERTIFIED,
+        "S4 one length-1 label fixes A psi": Verdict.CERTIFIED,
         "S5 substitution at every length": Verdict.CERTIFIED,
         "S6 bias variant needs two lengths": Verdict.CERTIFIED,
         "control: one length fixes C under a bias": Verdict.REFUTED,

@@ -1,0 +1,111 @@
+"""AM24.T1 with each assumption dropped: the recorded outcome per assumption (Ahuja & Mansouri 2024,
+Theorem 1 and the remarks after it), the structured search family that the counterexamples need, and
+its exact certificate."""
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from proofkit import registry
+from proofkit.families.deepsets import HingeDeepSets
+from proofkit.replay import replay
+from proofkit.support import Support
+from proofkit.testing import checked, falsified
+from proofkit.verdict import Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def assumption_ids():
+    return [a.id for a in registry.get("AM24.T1").assumptions]
+
+
+def test_every_assumption_has_a_search():
+    thm = registry.get("AM24.T1")
+    assert all(a.drop for a in thm.assumptions), [a.id for a in thm.assumptions if not a.drop]
+
+
+@pytest.mark.parametrize("aid,gap", [("A1.injective", "1/14"), ("H1.token-support", None)])
+def test_drop_finds_a_certified_counterexample(aid, gap):
+    f = falsified("AM24.T1", [aid])
+    assert f.found and f.verdict == Verdict.REFUTED and f.certified, f.how
+    assert "certified exactly (rational arithmetic" in f.how
+    if gap:
+        assert f"gap at the witness = {gap}" in f.how
+
+
+def test_a2_alone_is_not_needed_under_all_labels():
+    f = falsified("AM24.T1", ["A2"])
+    assert not f.found and f.verdict == Verdict.CONFIRMED and "seeded fits" in f.effort
+    step = next(c for c in checked("AM24.T1").claims if c.name.startswith("S4 "))
+    assert step.verdict == Verdict.CERTIFIED
+
+
+def test_a2_with_only_last_length_is_refuted_on_the_antidiagonal():
+    f = falsified("AM24.T1", ["A2", "ALL"])
+    assert f.found and f.certified and "gap at the witness = 7/5" in f.how, f.how
+    assert f.params["support"] == "antidiag" and f.params["supervision"] == "ONLY"
+
+
+@pytest.mark.parametrize("aid", ["A1.bias-free", "ALL"])
+def test_drop_without_counterexample_states_the_effort(aid):
+    f = falsified("AM24.T1", [aid])
+    assert not f.found and f.verdict == Verdict.CONFIRMED
+    assert "seeded fits" in f.effort and "test sequences up to length 1000" in f.effort
+
+
+def test_realizability_dropped_has_no_zero_risk_learner():
+    f = falsified("AM24.T1", ["H0.realizable"])
+    assert not f.found and f.verdict == Verdict.INCONCLUSIVE and "no fit" in f.how
+
+
+def test_bias_threshold_is_two_lengths():
+    assert falsified("AM24.T1", [], {"readout_bias": True, "T": 1}).found
+    f = falsified("AM24.T1", [], {"readout_bias": True, "T": 2})
+    assert not f.found and f.verdict == Verdict.CONFIRMED
+
+
+def test_stored_t1_records_replay():
+    files = sorted((ROOT / "counterexamples").glob("AM24.T1_*.json"))
+    assert len(files) >= 4
+    for path in files:
+        res = replay(path)
+        assert res.reproduces, f"{path.name}: {res.how}"
+
+
+# ---------------------------------------------------------------- the family and support themselves
+def test_hinge_family_jacobian_matches_finite_differences():
+    fam = HingeDeepSets(2, 2, 2, (Fraction(1, 2), Fraction(1)))
+    rng = np.random.default_rng(0)
+    th, X = fam.init(rng), rng.uniform(0, 1.5, (5, 3, 2))
+    J = fam.jacobian(th, X)
+    eps = 1e-6
+    for i in range(fam.n_params):
+        d = np.zeros_like(th)
+        d[i] = eps
+        fd = (fam.logits(th + d, X) - fam.logits(th - d, X)) / (2 * eps)
+        assert np.allclose(J[:, :, i], fd, atol=1e-6)
+
+
+def test_hinge_certificate_rejects_a_visible_bump():
+    # a bump left of the box's upper end under an injective readout is seen by training: no certificate
+    fam = HingeDeepSets(1, 1, 1, (Fraction(1, 2), Fraction(1)))
+    true = ["1.0", "1.0", "-2.0", "0.0", "0.0"]
+    learned = ["1.0", "1.0", "-2.0", "-1.0", "0.0"]
+    sup = Support("iid", 1, 2)
+    ok, _ = fam.exact_zero_risk(learned, fam, true, sup, [1, 2], "sigmoid", np.array([[1.0]]))
+    assert not ok
+    ok, how = fam.exact_zero_risk(["1.0", "1.0", "-2.0", "0.0", "-1.0"], fam, true, sup, [1, 2],
+                                  "sigmoid", np.array([[1.5]]))
+    assert ok and "1/4" in how
+
+
+def test_antidiag_support_sums_exactly_and_spans():
+    sup = Support("antidiag", 1, 3)
+    X = sup.sample(np.random.default_rng(1), 50, 3)
+    assert np.all(X.sum(axis=1) == 1.5) and X.min() >= 0 and X.max() <= 1
+    pts = sup.spanning_points(3)
+    assert len(pts) == 3 and all(P.sum() == 1.5 for P in pts)
+    assert sup.spanning_points(2) is None and sup.vertices(3).shape[0] == 0
