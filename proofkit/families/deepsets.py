@@ -151,11 +151,11 @@ class HingeDeepSets(Family):
     name = "hinge_deep_sets"
 
     def __init__(self, n: int = 1, k: int = 1, m: int = 1,
-                 knots: tuple[Fraction, ...] = (Fraction(1),)) -> None:
-        self.n, self.k, self.m = n, k, m
+                 knots: tuple[Fraction, ...] = (Fraction(1),), readout_bias: bool = False) -> None:
+        self.n, self.k, self.m, self.readout_bias = n, k, m, readout_bias
         self.knots = tuple(Fraction(kn) for kn in knots)
         self.F = 1 + n + n * len(self.knots)
-        self.layout = {"A": (m, k), "W": (k, self.F)}
+        self.layout = {"A": (m, k)} | ({"a": (m,)} if readout_bias else {}) | {"W": (k, self.F)}
 
     def feature_names(self) -> list[str]:
         return (["1"] + [f"x{i + 1}" for i in range(self.n)]
@@ -174,7 +174,8 @@ class HingeDeepSets(Family):
     def logits(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         p = self.unpack(theta)
         S = self.features(X, ops).sum(axis=1)  # (N, F)
-        return (S @ p["W"].T) @ p["A"].T
+        z = (S @ p["W"].T) @ p["A"].T
+        return z + p["a"] if self.readout_bias else z
 
     def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         p = self.unpack(theta)
@@ -184,8 +185,14 @@ class HingeDeepSets(Family):
         dA = ops.zeros((N, m, m * k))
         for r in range(m):
             dA[:, r, r * k: (r + 1) * k] = SW
+        blocks = [dA]
+        if self.readout_bias:
+            da = ops.zeros((N, m, m))
+            for r in range(m):
+                da[:, r, r] = ops.convert(1)
+            blocks.append(da)
         dW = p["A"][None, :, :, None] * S[:, None, None, :]  # (N, m, k, F)
-        return np.concatenate([dA, dW.reshape(N, m, k * F)], axis=2)
+        return np.concatenate(blocks + [dW.reshape(N, m, k * F)], axis=2)
 
     def relation_symbols(self, theta: np.ndarray, ops: Ops) -> dict[str, np.ndarray]:
         return {"A": self.unpack(theta)["A"]}
@@ -214,24 +221,50 @@ class HingeDeepSets(Family):
             for b in range(self.k):
                 Xi = np.zeros((self.k, self.k))
                 Xi[a, b] = 1.0
-                cols.append(self.pack({"A": -p["A"] @ Xi, "W": Xi @ p["W"]}))
+                d = {"A": -p["A"] @ Xi, "W": Xi @ p["W"]}
+                if self.readout_bias:
+                    d["a"] = np.zeros(self.m)
+                cols.append(self.pack(d))
         return np.array(cols).T
 
     # ------------------------------------------------------------------ exact certificate
+    def bias(self, theta: list[str]) -> list[Fraction]:
+        """The readout bias a (zeros without one), exactly."""
+        if not self.readout_bias:
+            return [Fraction(0)] * self.m
+        return list(self.unpack(np.asarray([_frac(v) for v in theta], dtype=object))["a"])
+
     def coefficients(self, theta: list[str]) -> list[list[Fraction]]:
         """The per-token logit coefficients c = A W (m x F), exactly, from decimal / p/q strings."""
         p = self.unpack(np.asarray([_frac(v) for v in theta], dtype=object))
         return [[sum((p["A"][r, q] * p["W"][q, f] for q in range(self.k)), Fraction(0))
                  for f in range(self.F)] for r in range(self.m)]
 
-    def exact_logits(self, c: list[list[Fraction]], X: np.ndarray) -> list[Fraction]:
+    def exact_logits(self, c: list[list[Fraction]], X: np.ndarray,
+                     bias: list[Fraction] | None = None) -> list[Fraction]:
         """Logits of one sequence X (t x n, floats read exactly) under coefficients c, exactly."""
         S = [Fraction(0)] * self.F
         for x in X:
             xs = [_frac(v) for v in x]
             feats = [Fraction(1)] + xs + [max(v - kn, Fraction(0)) ** 2 for kn in self.knots for v in xs]
             S = [a + b for a, b in zip(S, feats)]
-        return [sum((cr[f] * S[f] for f in range(self.F)), Fraction(0)) for cr in c]
+        bias = bias or [Fraction(0)] * len(c)
+        return [sum((cr[f] * S[f] for f in range(self.F)), b) for cr, b in zip(c, bias)]
+
+    def _token_upper(self, c: list[Fraction], lo: np.ndarray, hi: np.ndarray) -> Fraction:
+        """An exact upper bound of the per-token logit c p(x) over the box [lo, hi]: the affine part plus
+        the positive hinge terms is convex (maximum at a vertex); the negative hinge terms are <= 0."""
+        n, best = self.n, None
+        for bits in range(2 ** n):
+            v = [hi[i] if bits >> i & 1 else lo[i] for i in range(n)]
+            val = c[0] + sum(c[1 + i] * v[i] for i in range(n))
+            for q, kn in enumerate(self.knots):
+                for i in range(n):
+                    w = c[1 + n + q * n + i]
+                    if w > 0:
+                        val += w * max(v[i] - kn, Fraction(0)) ** 2
+            best = val if best is None else max(best, val)
+        return best
 
     def exact_zero_risk(self, learned: list[str], true: Family, true_params: list[str], support: Any,
                         lengths: list[int], activation: str, X: np.ndarray) -> tuple[bool, str]:
@@ -239,16 +272,19 @@ class HingeDeepSets(Family):
         the support (lengths ``lengths``) and differs from f at the sequence X. With g = c_h - c_f the
         per-token logit difference (only hinges whose knot lies below the token box's upper end count:
         the others vanish on the box), one of:
-        (a) g = 0 on the token box: h = f on every sequence of box tokens, any readout;
-        (b) ReLU readout, f affine per token, g <= 0 (only non-positive hinge coefficients, no affine part)
-            and f's logit <= 0 on every training-length box sequence with a token in a hinge's region:
-            there both outputs are 0, elsewhere g = 0;
-        (c) g affine and sum_j g(x_j) = 0 at points whose affine hull contains the length-t support
-            (``support.spanning_points(t)``) for every training length t.
+        (a) g = 0 on the token box, up to a constant that the bias difference cancels at every training
+            length: h = f on every training sequence, any readout;
+        (b) ReLU readout, g without affine part, and both logits <= 0 on every training-length box
+            sequence with a token in the region of a hinge where h and f differ: there both outputs are 0,
+            elsewhere g = 0 (bound per token: the affine part plus the positive hinge terms is convex, so
+            its maximum over a box is at a vertex; negative hinge terms are <= 0);
+        (c) g affine and sum_j g(x_j) + (a_h - a_f) = 0 at points whose affine hull contains the
+            length-t support (``support.spanning_points(t)``) for every training length t.
         Then the gap at X is an exact non-zero rational."""
         if not isinstance(true, HingeDeepSets) or true.knots != self.knots or true.n != self.n:
             return False, ""
         ch, cf = self.coefficients(learned), true.coefficients(true_params)
+        ah, af = self.bias(learned), true.bias(true_params)
         lo, hi = (np.asarray([_frac(v) for v in b], dtype=object) for b in support.token_box())
         n, nk = self.n, len(self.knots)
 
@@ -259,23 +295,23 @@ class HingeDeepSets(Family):
         cases = []
         for r in range(self.m):
             g = [a - b for a, b in zip(ch[r], cf[r])]
-            aff = g[: 1 + n]
+            aff, da = g[: 1 + n], ah[r] - af[r]
+            # the constant part of sum_j g(x_j) plus the bias difference vanishes at every training length
+            lin = any(aff[1:]) or any(t * aff[0] + da for t in lengths)
             hin = {(q, i): g[hinge_index(q, i)] for q, i in active}
             hot = [qi for qi, v in hin.items() if v != 0]
-            if not any(aff) and not hot:
+            if not lin and not hot:
                 cases.append("a")
                 continue
-            if not any(aff) and activation == "relu" and all(hin[qi] < 0 for qi in hot) \
-                    and not any(cf[r][1 + n:]):
-                a = cf[r][: 1 + n]
-                best = a[0] + sum(max(a[1 + i] * lo[i], a[1 + i] * hi[i]) for i in range(n))
+            if not lin and activation == "relu":
                 ok = True
                 for t in lengths:
                     for q, i in hot:
                         lo_q = lo.copy()
                         lo_q[i] = self.knots[q]
-                        one = a[0] + sum(max(a[1 + j] * lo_q[j], a[1 + j] * hi[j]) for j in range(n))
-                        ok = ok and (t - 1) * best + one <= 0
+                        for c, a in ((ch[r], ah[r]), (cf[r], af[r])):
+                            top = self._token_upper(c, lo, hi)
+                            ok = ok and self._token_upper(c, lo_q, hi) + (t - 1) * top + a <= 0
                 if ok:
                     cases.append("b")
                     continue
@@ -286,25 +322,24 @@ class HingeDeepSets(Family):
                     if pts is None:
                         return False, ""
                     for P in pts:
-                        s = sum((aff[0] + sum(aff[1 + i] * _frac(x[i]) for i in range(n)) for x in P),
-                                Fraction(0))
+                        s = sum((aff[0] + sum(aff[1 + i] * _frac(x[i]) for i in range(n)) for x in P), da)
                         if s != 0:
                             return False, ""
                 cases.append("c")
                 continue
             return False, ""
-        zh, zf = self.exact_logits(ch, X), true.exact_logits(cf, X)
+        zh, zf = self.exact_logits(ch, X, ah), true.exact_logits(cf, X, af)
         if activation == "relu":
             zh, zf = [max(v, Fraction(0)) for v in zh], [max(v, Fraction(0)) for v in zf]
         gap = max(abs(a - b) for a, b in zip(zh, zf))
         if gap == 0:
             return False, ""
-        why = {"a": "the per-token logit difference g = c_h p - c_f p vanishes on the whole training "
-                    "token box (its hinges sit at or beyond the box's upper end), so h = f on every "
-                    "training sequence",
-               "b": "g <= 0 is supported on the hinge regions, and f's logit is <= 0 on every training "
-                    f"sequence (lengths {lengths}, box tokens) with a token there, so both ReLU outputs "
-                    "are 0 there and h = f elsewhere",
+        why = {"a": "the per-token logit difference g = c_h p - c_f p is constant on the whole training "
+                    "token box (its hinges sit at or beyond the box's upper end) and t g + a_h - a_f = 0 "
+                    f"at every training length {lengths}, so h = f on every training sequence",
+               "b": "g is supported on hinge regions, and both logits are <= 0 on every training "
+                    f"sequence (lengths {lengths}, box tokens) with a token there (exact vertex bounds), "
+                    "so both ReLU outputs are 0 there and h = f elsewhere",
                "c": "g is affine and sum_j g(x_j) = 0 at points spanning the affine hull of the training "
                     f"support at every training length {lengths}"}
         shown = str(gap) if len(str(gap)) <= 40 else f"{float(gap):.6g} (an exact non-zero rational)"

@@ -7,7 +7,6 @@ import numpy as np
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
-from proofkit.errors import InputError
 from proofkit.families import DeepSets
 from proofkit.families.deepsets import HingeDeepSets
 from proofkit.instances import seeded_matrix
@@ -53,15 +52,13 @@ def knots(p):
 
 def learned_model(p):
     if p["family"] == "hinge":
-        if p["readout_bias"]:
-            raise InputError("readout_bias", "false with family=hinge", True)
-        return HingeDeepSets(p["n"], p["learned_dim"], p["m"], knots(p))
+        return HingeDeepSets(p["n"], p["learned_dim"], p["m"], knots(p), p["readout_bias"])
     return DeepSets(p["n"], p["learned_dim"], p["m"], 3, p["readout_bias"])
 
 
 def true_model(p):
     if p["family"] == "hinge":
-        return HingeDeepSets(p["n"], 1, p["m"], knots(p))
+        return HingeDeepSets(p["n"], 1, p["m"], knots(p), p["readout_bias"])
     return DeepSets(p["n"], 2, p["m"], 3, p["readout_bias"])
 
 
@@ -70,7 +67,8 @@ def true_params(p):
     if p["family"] == "hinge":  # B = (1, ..., 1)^T, phi(x) = 1 - (T + 1/2) x_1 (an affine token map)
         fam = true_model(p)
         w = [1.0, -(p["T"] + 0.5)] + [0.0] * (fam.F - 2)
-        return [repr(1.0)] * m_ + [repr(v) for v in w]
+        bias = [repr(v) for v in (INST["bias"] * m_)[:m_]] if p["readout_bias"] else []
+        return [repr(1.0)] * m_ + bias + [repr(v) for v in w]
     W1 = np.array(INST["W1"]) if n_ == 2 else seeded_matrix(40 + n_, (3, n_))
     B_ = np.array(INST["B"]) if m_ == 2 else seeded_matrix(50 + m_, (m_, 2))
     blocks = [B_] + ([np.array(INST["bias"][:m_] + [0.0] * (m_ - 2))] if p["readout_bias"] else [])

@@ -109,3 +109,10 @@ def test_antidiag_support_sums_exactly_and_spans():
     pts = sup.spanning_points(3)
     assert len(pts) == 3 and all(P.sum() == 1.5 for P in pts)
     assert sup.spanning_points(2) is None and sup.vertices(3).shape[0] == 0
+
+
+def test_bias_counterexample_is_certified_in_the_hinge_family():
+    hinge = {"family": "hinge", "readout_bias": True, "n": 1, "m": 1, "learned_dim": 1}
+    f = falsified("AM24.T1", [], {**hinge, "T": 1})
+    assert f.found and f.certified and "gap at the witness = 3/100" in f.how, f.how
+    assert not falsified("AM24.T1", [], {**hinge, "T": 2}).found
