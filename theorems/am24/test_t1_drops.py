@@ -69,7 +69,7 @@ def test_bias_threshold_is_two_lengths():
 
 def test_stored_t1_records_replay():
     files = sorted((ROOT / "counterexamples").glob("AM24.T1_*.json"))
-    assert len(files) >= 4
+    assert len(files) >= 4  # bias (tanh family, uncertified), ReLU, new tokens, antidiagonal
     for path in files:
         res = replay(path)
         assert res.reproduces, f"{path.name}: {res.how}"
@@ -116,3 +116,10 @@ def test_bias_counterexample_is_certified_in_the_hinge_family():
     f = falsified("AM24.T1", [], {**hinge, "T": 1})
     assert f.found and f.certified and "gap at the witness = 3/100" in f.how, f.how
     assert not falsified("AM24.T1", [], {**hinge, "T": 2}).found
+
+
+@pytest.mark.parametrize("overrides", [{"learned_dim": 3, "T": 1}, {"learned_dim": 1, "m": 1, "T": 1}])
+def test_over_and_under_parametrized_learners_hold_from_t1(overrides):
+    # the true psi has k = 2 outputs; k~ = 3 (over) and k~ = 1 with m = 1 (B phi has rank 1) both fit
+    f = falsified("AM24.T1", [], overrides)
+    assert not f.found and f.verdict == Verdict.CONFIRMED, f.how
