@@ -15,7 +15,7 @@ from sympy import Eq, MatrixSymbol, Symbol
 from proofkit.families.meanpool import MeanPoolDeepSets
 from proofkit.instances import seeded_matrix
 from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
-from proofkit.predicates import R_ALL, Injective, Realizable
+from proofkit.predicates import R_ALL, Injective, Realizable, supp
 from proofkit.spec import (
     Assumption,
     Generalization,
@@ -97,7 +97,9 @@ THEOREM = Theorem(
         Assumption("realizable", "f is in the learner's class", lambda p: p["learned_dim"] >= min(2, p["m"]),
                    {"learned_dim": 1}, predicate=Realizable(f_true, H)),
         Assumption("token-support", "test tokens in the training token box",
-                   lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0}),
+                   lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0},
+                   predicate=sp.Implies(sp.Symbol("j", integer=True, positive=True) >= 1,
+                                        Eq(supp(sp.Symbol("X_j")), sp.Symbol("[0,1]^n"), evaluate=False))),
         Assumption("ALL", "labels at every length 1..T", lambda p: p["supervision"] == "ALL",
                    {"supervision": "ONLY"}, predicate=Eq(R_ALL(T_len), 0)),
     ),

@@ -13,8 +13,10 @@ states stay in the visited set. Exact rational arithmetic decides both proxies.
 
 from fractions import Fraction as Fr
 
+import sympy as sp
+
 from proofkit.params import Param, ParamSpace
-from proofkit.spec import Computed, PaperRef, Theorem
+from proofkit.spec import Computed, PaperRef, Theorem, predicate
 from proofkit.verdict import Verdict
 
 
@@ -88,6 +90,12 @@ def control_bump_inside(p):
             f"a tent on (0, 2) changes g at the training point h_0 = 1 by {risk}: non-zero CoT risk (exact)")
 
 
+CoTGeneralizes = predicate("CoTGeneralizes",
+                           "a higher-capacity model trained with chain-of-thought supervision on lengths "
+                           "<= T "
+                           "generalizes to every length (the summary's claim; its model class, target and "
+                           "support are not given)")
+
 THEOREM = Theorem(
     id="AM24v2.C4",
     title="Chain-of-thought supervision for higher-capacity models (paper claim undecidable from "
@@ -99,6 +107,7 @@ THEOREM = Theorem(
         Param("L", int, 30, "lengths checked (contractive proxy)", min=1, max=200),
     )),
     assumptions=(),
+    conclusion=CoTGeneralizes(sp.Symbol("T")),
     claims=(
         Computed("CoT supervision => length generalization (higher capacity)", "conclusion",
                  "summary: abstract, Mechanism 2", "the paper's C4 claim", paper_claim),

@@ -18,7 +18,7 @@ from proofkit import lipschitz as lip
 from proofkit.families import DeepSets
 from proofkit.families.meanpool import MeanPoolDeepSets
 from proofkit.params import Param, ParamSpace
-from proofkit.spec import Computed, PaperRef, SymbolicStep, Theorem
+from proofkit.spec import Computed, PaperRef, SymbolicStep, Theorem, predicate
 from proofkit.verdict import Verdict
 
 TRUE_THETA = np.array([0.7, 0.45, -0.8])  # (a, lam, b), off the net; chosen here
@@ -104,6 +104,11 @@ def tail_sum_closed_form():
     return [sp.simplify(S(t) - S(t - 1) - t * g ** (t - 1)), sp.simplify(S(1) - 1)]
 
 
+ApproxLengthGeneralization = predicate(
+    "ApproxLengthGeneralization",
+    "a class uniformly Lipschitz in its parameters (constant L) with an eta-net of "
+    "parameters generalizes to every length within L eta (later version, via its summary)")
+
 THEOREM = Theorem(
     id="AM24v2.C5",
     title="Uniform Lipschitz + finite cover => approximate length generalization (numeric bound)",
@@ -118,6 +123,7 @@ THEOREM = Theorem(
         Param("seed", int, 0, "sampling seed", min=0, max=2**31),
     )),
     assumptions=(),
+    conclusion=ApproxLengthGeneralization(sp.Symbol("eps")),
     claims=(
         Computed("eta-net of parameters is an (L eta)-net of every H_t", "conclusion",
                  "summary: 'eta <= eps/L gives an eps-cover for all {H_t}'",
@@ -127,7 +133,7 @@ THEOREM = Theorem(
                  "summary: eps-optimal at training lengths => approximate LG beyond T0 (bound derived)",
                  "approximate length generalization with the derived bound", approx_length_generalization),
         Computed("mean-pooled deep sets are uniformly Lipschitz in theta", "conclusion",
-                 "derived (the summary names mean pooling; the catalog suggests the sweep)",
+                 "derived here (the summary names mean pooling; the length sweep is ours)",
                  "sup_t Lip_t < infinity for logit A (1/t) sum psi",
                  lipschitz_sweep(MeanPoolDeepSets(2, 2, 2, 3), "mean pooling", True)),
         SymbolicStep("S1 sum_j j g^(j-1) closed form", "proof-step", "derived",

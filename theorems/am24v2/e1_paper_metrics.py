@@ -11,6 +11,7 @@ experiment (verdict at most confirmed). proofkit's side is its own mpmath fit of
 
 import mpmath as mp
 import numpy as np
+import sympy as sp
 
 from proofkit import paperstyle as ps
 from proofkit import registry
@@ -18,7 +19,7 @@ from proofkit.backend import MP
 from proofkit.fit import fit
 from proofkit.params import Param, ParamSpace
 from proofkit.problem import build_problem
-from proofkit.spec import Computed, PaperRef, Theorem
+from proofkit.spec import Computed, PaperRef, Theorem, predicate
 from proofkit.verdict import Verdict
 
 TEACHER = {"A": np.array([[1.5, -0.7], [0.4, 1.2]]), "Lam": np.array([[0.6, -0.3], [0.2, 0.5]]),
@@ -92,6 +93,11 @@ def proofkit_side(p, bound="1e-80"):
     return (Verdict.CONFIRMED if ok else Verdict.REFUTED), mp.nstr(worst, 3), how
 
 
+PaperMetricsReproduce = predicate(
+    "PaperMetricsReproduce",
+    "the paper's reported metrics (test MSE per length, R^2 of learned vs true "
+    "representations) reproduce on the same task (an experiment)")
+
 THEOREM = Theorem(
     id="AM24v2.E1",
     title="Experiment: paper-style AdamW training (R^2, MSE per length) next to proofkit's exact fit, "
@@ -105,6 +111,7 @@ THEOREM = Theorem(
         Param("seed", int, 0, "training seed", min=0, max=2**31),
     )),
     assumptions=(),
+    conclusion=PaperMetricsReproduce(sp.Symbol("T")),
     claims=(
         Computed("experiment: float64 AdamW test MSE <= 1e-4 at lengths 1..100", "conclusion",
                  "summary: test loss ~1e-4..1e-7 up to length 100", "MSE_t <= 1e-4, t in 1,2,5,10,20,50,100",
