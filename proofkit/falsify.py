@@ -17,7 +17,7 @@ import mpmath as mp
 import numpy as np
 
 from . import activation as act
-from . import certify, existence, record
+from . import certify, certify_symbolic, existence, record
 from .backend import FLOAT64, MP, mp_abs_max, mp_str
 from .check import Fitted, local_id, reduce_learner
 from .errors import InputError
@@ -217,6 +217,15 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
                         outcome.strategy + "; coefficients below 1e-30 set to exactly 0", dps, seed)
                     if ok2:
                         rec, certified, how = rec2, ok2, how2
+        if not certified:
+            symbolic = certify_symbolic.symbolic_candidate(problem, theta, X, outcome.tol, dps, SEARCH_GAP)
+            if symbolic is not None and symbolic != list(learned):
+                rec2, ok2, how2 = _model_record(
+                    theorem, problem, params, overrides, dropped, theta, symbolic, X, gap, kind,
+                    outcome.strategy + "; rounded to short rationals (snapped to the true parameters where "
+                    "they agree to the fit's precision)", dps, seed)
+                if ok2:
+                    rec, certified, how = rec2, ok2, how2
     path = record.write(rec, out_dir) if out_dir is not None else None
     effort = outcome.effort + (f"; dimensions shrunk: {tried_dims}" if tried_dims else "")
     return FalsifyResult(found=True, verdict=Verdict.REFUTED, effort=effort,
@@ -445,6 +454,18 @@ def _exact_input(learned: Sequence[str]) -> bool:
 
 def certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int,
                   learned: Sequence[str] | None = None) -> tuple[bool, str]:
+    """Prove that an exact zero-risk learner with a real gap at X exists (:func:`_certify_model`); as a
+    fallback for short rational parameters, a symbolic zero-risk identity in the tokens plus a ball gap at
+    the witness (:mod:`proofkit.certify_symbolic`, any family). Otherwise (False, why)."""
+    ok, how = _certify_model(problem, theta, X, dps, learned)
+    if ok or learned is None or not _exact_input(learned):
+        return ok, how
+    ok2, how2 = certify_symbolic.certify(problem, learned, X, dps)
+    return (True, how2) if ok2 else (ok, how)
+
+
+def _certify_model(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int,
+                   learned: Sequence[str] | None = None) -> tuple[bool, str]:
     """Prove that an exact zero-risk learner with a real gap at X exists: exactly (rational parameters,
     equal Markov parameters for j < T, exact non-zero gap), or by an interval existence proof
     (Krawczyk: an exact solution of the Markov equations j < T lies in a box around the learner) plus a
