@@ -198,6 +198,20 @@ class Computed(Claim):
 
 
 @dataclass(frozen=True)
+class WitnessOutcome:
+    """What a theorem's own ``falsifier`` returns from ``search(params)`` and ``replay(witness)``: whether
+    a witness was found, the search effort, the witness as strings (it goes into a record), how it was
+    decided, whether that decision is a proof (exact), and the claim the witness refutes."""
+
+    found: bool
+    effort: str
+    witness: dict[str, str] | None
+    how: str
+    certified: bool
+    claim: str
+
+
+@dataclass(frozen=True)
 class GroupElement:
     """The group element a relation names: defined by a formula (as the paper defines it), or solved
     by least squares from ``equations`` (linear in it) and projected onto ``group``."""

@@ -28,6 +28,7 @@ import sympy as sp
 
 from .errors import InputError
 from .regions import Box, Disc, Point, Region, Segment, is_true, named, parse_rational
+from .spec import WitnessOutcome
 
 X, Y = sp.symbols("x y", real=True)
 A1, A2, U1, U2 = sp.symbols("a1 a2 u1 u2", real=True)
@@ -36,26 +37,6 @@ SCALES = (sp.Integer(1), sp.Rational(1, 2), sp.Integer(2))
 
 
 CLAIM = "Lemma 1 gradient transfer: grad f = grad g on X"
-
-
-@dataclass(frozen=True)
-class TransferOutcome:
-    """found: some d vanishes on X with non-zero gradient on X; witness: strings only."""
-
-    found: bool
-    effort: str
-    witness: dict[str, str] | None
-    how: str
-
-    @property
-    def certified(self) -> bool:
-        """Every decision is exact (sympy rationals), so a found witness is certified."""
-        return self.found
-
-    @property
-    def claim(self) -> str:
-        """The claim a found witness refutes (named in counterexample records)."""
-        return CLAIM
 
 
 def hinge_expr(p: int) -> sp.Expr:
@@ -250,7 +231,12 @@ HOW_EMPTY = ("exact (sympy rationals): every candidate is non-zero on some piece
              "evaluated grad d = 0 at the anchor and at the probe points of every piece")
 
 
-def search_region(region: Region) -> TransferOutcome:
+def _outcome(found: bool, effort: str, witness: dict[str, str] | None, how: str) -> WitnessOutcome:
+    """Every decision here is exact (sympy rationals), so a found witness is certified."""
+    return WitnessOutcome(found, effort, witness, how, found, CLAIM)
+
+
+def search_region(region: Region) -> WitnessOutcome:
     """Try the hinge family on ``region`` in a fixed order; stop at the first witness."""
     _check_rational(region)
     excess = region.excess_intervals()
@@ -266,14 +252,14 @@ def search_region(region: Region) -> TransferOutcome:
         if verdict == "found":
             effort = f"{tried} of {len(seg) + len(bnd)} {family}"
             witness = _witness(region, h, pt, grad)
-            return TransferOutcome(True, effort, witness, _how_found(pt, grad))
+            return _outcome(True, effort, witness, _how_found(pt, grad))
         counts[verdict] += 1
     effort = (f"{len(seg) + len(bnd)} of {len(seg) + len(bnd)} {family}; {counts['nonzero']} "
               f"non-zero on X, {counts['flat']} zero on X with zero gradient on X")
-    return TransferOutcome(False, effort, None, HOW_EMPTY)
+    return _outcome(False, effort, None, HOW_EMPTY)
 
 
-def falsify(params: Mapping[str, Any]) -> TransferOutcome:
+def falsify(params: Mapping[str, Any]) -> WitnessOutcome:
     """The theorem's falsifier: the search on the named region ``params['region']``."""
     return search_region(named(params.get("region", ""), "parameter region"))
 
@@ -310,7 +296,7 @@ def _parse_hinge(witness: Mapping[str, str]) -> Hinge:
 WITNESS_KEYS = ("region", "d", "anchor", "direction", "normal", "p", "c", "point", "grad")
 
 
-def replay(witness: Mapping[str, str]) -> TransferOutcome:
+def replay(witness: Mapping[str, str]) -> WitnessOutcome:
     """Rebuild d from the witness's inputs (region, anchor, direction, p, c, point; rationals parsed,
     never evaluated), recompute every field it determines (normal, d, grad, and the canonical form of
     the inputs) and raise InputError naming the first stored field that differs, then re-decide
@@ -331,12 +317,12 @@ def replay(witness: Mapping[str, str]) -> TransferOutcome:
             raise InputError(f"witness.{key}", f"the recomputed value {recomputed[key]!r}", witness[key])
     effort = "1 candidate replayed"
     if not region.contains(pt):
-        return TransferOutcome(False, effort, None, f"exact: ({_pair(pt)}) is not a point of X")
+        return _outcome(False, effort, None, f"exact: ({_pair(pt)}) is not a point of X")
     if not all(vanishes_on(piece, h) for piece in region.pieces):
-        return TransferOutcome(False, effort, None, "exact: d is non-zero on some piece of X")
+        return _outcome(False, effort, None, "exact: d is non-zero on some piece of X")
     if all(g == 0 for g in grad):
-        return TransferOutcome(False, effort, None, f"exact: grad d = 0 at ({_pair(pt)})")
-    return TransferOutcome(True, effort, recomputed, _how_found(pt, grad))
+        return _outcome(False, effort, None, f"exact: grad d = 0 at ({_pair(pt)})")
+    return _outcome(True, effort, recomputed, _how_found(pt, grad))
 
 
 @dataclass(frozen=True)
@@ -344,13 +330,13 @@ class Lemma1Falsifier:
     """What AM24.L1's ``falsifier`` holds: called like :func:`falsify`, with the ``search`` and
     ``replay`` methods that the falsify and replay engines call."""
 
-    def __call__(self, params: Mapping[str, Any]) -> TransferOutcome:
+    def __call__(self, params: Mapping[str, Any]) -> WitnessOutcome:
         return falsify(params)
 
-    def search(self, params: Mapping[str, Any]) -> TransferOutcome:
+    def search(self, params: Mapping[str, Any]) -> WitnessOutcome:
         return falsify(params)
 
-    def replay(self, witness: Mapping[str, str]) -> TransferOutcome:
+    def replay(self, witness: Mapping[str, str]) -> WitnessOutcome:
         return replay(witness)
 
 

@@ -10,8 +10,9 @@ import sympy as sp
 
 from proofkit.errors import InputError
 from proofkit.regions import NAMED, Box, Disc, Region, Segment, named
+from proofkit.spec import WitnessOutcome
 from proofkit.symbolic import is_zero
-from proofkit.transfer import FALSIFIER, TransferOutcome, falsify, replay, search_region
+from proofkit.transfer import FALSIFIER, falsify, replay, search_region
 from proofkit.verdict import Verdict
 
 THEOREM_FILE = Path(__file__).resolve().parent.parent / "theorems" / "am24" / "l1_lemma.py"
@@ -84,7 +85,7 @@ def test_sampler_is_seeded_and_lands_in_x():
 
 def test_falsifier_finds_the_catalog_counterexample():
     out = falsify({"region": "disc_with_segment"})
-    assert isinstance(out, TransferOutcome) and out.found and out.certified
+    assert isinstance(out, WitnessOutcome) and out.found and out.certified
     assert out.witness == CATALOG_WITNESS
     assert out.effort.startswith("1 of 36 ")
     gx, gy = (Fraction(v) for v in out.witness["grad"].split(","))

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
+from ..spec import WitnessOutcome
 from .compiler import Mismatch, compile_program, smallest_failure
 from .interp import evaluate
 from .ir import Program
@@ -58,14 +58,7 @@ def search(program: Program, variant: str, enum_len: int = 6) -> tuple[Mismatch 
     return found, examined
 
 
-@dataclass
-class Outcome:
-    found: bool
-    effort: str
-    witness: dict[str, str] | None
-    how: str
-    certified: bool = False
-    claim: str = "compiled network equals the program"
+CLAIM = "compiled network equals the program"
 
 
 class CompilerFalsifier:
@@ -75,7 +68,7 @@ class CompilerFalsifier:
         self.programs = list(programs)  # (name, text)
         self.enum_len = enum_len
 
-    def search(self, params: dict[str, Any]) -> Outcome:
+    def search(self, params: dict[str, Any]) -> WitnessOutcome:
         variant = params["variant"]
         total, tried = 0, []
         for name, text in self.programs:
@@ -91,12 +84,13 @@ class CompilerFalsifier:
                 how = (f"exact: the compiled network under '{variant}' says {found.got} where the "
                        f"interpreter says {found.expected}, on {word or 'the empty string'!r} "
                        f"(length {len(found.word)}) of {name}")
-                return Outcome(True, f"{total} words over {len(tried)} programs", witness, how, True)
-        return Outcome(False, f"{total} words (all up to length {self.enum_len} plus pumping families a^k v, "
-                              f"a^k b^j) over {len(tried)} programs: {', '.join(tried)}", None,
-                       f"no failing string under '{variant}'")
+                return WitnessOutcome(True, f"{total} words over {len(tried)} programs", witness, how, True,
+                                      CLAIM)
+        return WitnessOutcome(False, f"{total} words (all up to length {self.enum_len} plus pumping families "
+                                     f"a^k v, a^k b^j) over {len(tried)} programs: {', '.join(tried)}", None,
+                              f"no failing string under '{variant}'", False, CLAIM)
 
-    def replay(self, witness: dict[str, str]) -> Outcome:
+    def replay(self, witness: dict[str, str]) -> WitnessOutcome:
         for key in ("variant", "program_name", "program_text", "word", "expected", "got"):
             if not isinstance(witness.get(key), str):
                 raise InputError(f"witness.{key}", "a string", witness.get(key))
@@ -115,4 +109,4 @@ class CompilerFalsifier:
         ok = mismatch is not None and str(mismatch.got) == witness["got"]
         how = (f"replayed: {'the network still disagrees' if ok else 'NO disagreement'} on "
                f"{witness['word']!r} of {witness['program_name']} under '{variant}'")
-        return Outcome(ok, "1 word", witness, how, ok)
+        return WitnessOutcome(ok, "1 word", witness, how, ok, CLAIM)

@@ -49,6 +49,7 @@ from proofkit.spec import (
     SymbolicStep,
     T_len,
     Theorem,
+    WitnessOutcome,
     predicate,
 )
 from proofkit.verdict import Verdict
@@ -87,20 +88,9 @@ def _keys(p: Mapping[str, Any]) -> str:
 
 
 # ----------------------------------------------------------------------------- witness search
-@dataclass(frozen=True)
-class Outcome:
-    found: bool
-    effort: str
-    witness: dict[str, str] | None
-    how: str
-
-    @property
-    def certified(self) -> bool:
-        return self.found
-
-    @property
-    def claim(self) -> str:
-        return CONCLUSION
+def outcome(found: bool, effort: str, witness: dict[str, str] | None, how: str) -> WitnessOutcome:
+    """Witnesses are decided exactly, so a found one is certified; it refutes the conclusion."""
+    return WitnessOutcome(found, effort, witness, how, found, CONCLUSION)
 
 
 def _witness_model(p: Mapping[str, Any]) -> tuple[str, SumReadout, str, str] | None:
@@ -123,12 +113,12 @@ def _witness_model(p: Mapping[str, Any]) -> tuple[str, SumReadout, str, str] | N
     return None
 
 
-def search(p: Mapping[str, Any]) -> Outcome:
+def search(p: Mapping[str, Any]) -> WitnessOutcome:
     fams = "offset (psi = phi + 1), analytic (omega = sinh), hinge (omega = s + max(s - s0, 0)^3)"
     effort = f"3 closed-form witness families tried: {fams}"
     got = _witness_model(p)
     if got is None:
-        return Outcome(False, effort, None, "no witness family applies at these parameters "
+        return outcome(False, effort, None, "no witness family applies at these parameters "
                        f"(supervised lengths {_supervised(p)}, pair map {p['pair_map']}, readout class "
                        f"{p['readout']}): searched and empty")
     fam, h, om, ps = got
@@ -137,7 +127,7 @@ def search(p: Mapping[str, Any]) -> Outcome:
     xs = [_token(p["pair_map"])] * t_test
     gap, nonzero = exact_gap(h, f, xs)
     if not nonzero:
-        return Outcome(False, effort, None, f"witness {fam} gives no certified gap")
+        return outcome(False, effort, None, f"witness {fam} gives no certified gap")
     L = _supervised(p)
     why = {"offset": f"every supervised length has {term_counts(L, _keys(p))[0]} terms, so the shift "
                      "cancels in omega at each (exact identity)",
@@ -153,10 +143,10 @@ def search(p: Mapping[str, Any]) -> Outcome:
     how = (f"exact: the {fam} learner omega(s) = {om}, psi = {ps} has zero risk at lengths {L} ({why}); "
            f"at length {t_test} with every token {xs[0]}: h - f = {sp.sstr(gap)} "
            f"(~{sp.N(gap, 6)}), certified non-zero")
-    return Outcome(True, effort, witness, how)
+    return outcome(True, effort, witness, how)
 
 
-def replay(witness: Mapping[str, str]) -> Outcome:
+def replay(witness: Mapping[str, str]) -> WitnessOutcome:
     p = {"T": int(witness["T"]), "supervision": witness["supervision"], "keys": witness["keys"],
          "residual": witness["residual"] == "True", "pair_map": witness["pair_map"],
          "readout": witness["readout"]}
@@ -165,13 +155,13 @@ def replay(witness: Mapping[str, str]) -> Outcome:
 
 @dataclass(frozen=True)
 class ReadoutFalsifier:
-    def __call__(self, params: Mapping[str, Any]) -> Outcome:
+    def __call__(self, params: Mapping[str, Any]) -> WitnessOutcome:
         return search(params)
 
-    def search(self, params: Mapping[str, Any]) -> Outcome:
+    def search(self, params: Mapping[str, Any]) -> WitnessOutcome:
         return search(params)
 
-    def replay(self, witness: Mapping[str, str]) -> Outcome:
+    def replay(self, witness: Mapping[str, str]) -> WitnessOutcome:
         return replay(witness)
 
 
