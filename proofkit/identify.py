@@ -164,7 +164,11 @@ def solve_linear(symbol: MatrixSymbol, equations: list[tuple[sp.Basic, sp.Basic,
             for env in envs:
                 e = dict(env)
                 e[name] = M
-                out.extend(np.ravel(evaluate(lhs, e) - evaluate(rhs, e)).tolist())
+                left, right = evaluate(lhs, e), evaluate(rhs, e)
+                if np.shape(left) != np.shape(right):  # e.g. a learner of another dimension
+                    raise Undefined(f"{sp.sstr(lhs)} is {np.shape(left)} but {sp.sstr(rhs)} is "
+                                    f"{np.shape(right)} at these dimensions")
+                out.extend(np.ravel(left - right).tolist())
         return out
 
     zero = np.full(shape, mp.mpf(0), dtype=object)

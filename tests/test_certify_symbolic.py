@@ -18,7 +18,7 @@ from proofkit.registry import get
 from proofkit.replay import replay
 
 FOLDER = Path(__file__).resolve().parents[1] / "counterexamples"
-T1 = FOLDER / "AM24.T5_drop-Tge2_T=1_n=1_dps60_seed0.json"
+T1 = FOLDER / "AM24.T5_drop-Tge2_T=1_learned_dim=1_n=1_dps60_seed0.json"
 SINGULAR = FOLDER / "AM24.T5_drop-A6.A-invertible_true_A=singular_dps60_seed0.json"
 
 

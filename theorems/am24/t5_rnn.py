@@ -191,6 +191,7 @@ THEOREM = Theorem(
         param_T(2),
         Param("activation", str, "sigmoid", "sigma in the recurrence and the readout", choices=ACTIVATIONS),
         Param("n", int, 2, "token = hidden = output dimension", min=1, max=4),
+        Param("learned_dim", int, 2, "hidden dimension of the learned RNN (the theorem: = n)", min=1, max=4),
         Param("true_A", str, "invertible", "true readout", choices=("invertible", "singular")),
         Param("support", str, "iid", "training support: iid U[0,1]^n tokens, cut cube (sum <= cut_frac*n*T) "
               "or subspace (tokens (s, 0, ..., 0))", choices=SUPPORTS),
@@ -208,11 +209,14 @@ THEOREM = Theorem(
         Assumption("A2", "supp(X_1) has a non-empty interior (sigma(B x_1) spans an open set)",
                    lambda p: p["support"] != "subspace", {"support": "subspace"},
                    predicate=NonEmptyInterior(supp(X_1))),
+        Assumption("A6.square", "learned hidden dimension equals n (A~, Lam~, B~ in GL(n))",
+                   lambda p: p["learned_dim"] == p["n"], {"learned_dim": 3},
+                   predicate=Eq(sp.Symbol("ktilde"), sp.Symbol("n"))),
         Assumption("T>=2", "labels up to length T >= 2", lambda p: p["T"] >= 2, {"T": 1},
                    predicate=sp.Ge(T_len, 2)),
     ),
     setup=Setup(
-        learned=lambda p: VanillaRNN(p["n"], p["n"], p["n"], sigma=p["activation"]),
+        learned=lambda p: VanillaRNN(p["n"], p["learned_dim"], p["n"], sigma=p["activation"]),
         true=lambda p: VanillaRNN(p["n"], p["n"], p["n"], sigma=p["activation"]),
         true_params=true_params,
         support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"]),
@@ -220,7 +224,7 @@ THEOREM = Theorem(
         true_symbols={"A": A, "Lam": L, "B": B},
         state_symbols=(ht, h),
     ),
-    dims=(("n",),),
+    dims=(("n", "learned_dim"),),
     groups=(GroupElement(P, "permutation", equations=((At, A * P, "params"),)),
             GroupElement(S, "signed-permutation", equations=((At, A * S, "params"),))),
     claims=(

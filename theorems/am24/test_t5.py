@@ -88,3 +88,17 @@ def test_dropping_assumption_search_empty(drop):
     # ReLU (A6.sigmoid) and a subspace support (A2): seeded fits and penalty fits all generalize
     f = falsified(TID, [drop])
     assert not f.found and f.verdict == Verdict.CONFIRMED, f.how
+
+
+def test_over_parametrized_learner_at_two_lengths_is_a_certified_counterexample():
+    """k~ = n + 1 at T = 2 (the A6.square drop, shrunk to n = 1, k~ = 2): the extra hidden unit enters the
+    readout only from length 3 on; zero risk is proven symbolically and the gap is a ball away from 0.
+    The T-threshold for k~ = n + 1 is 3 and for k~ = n + 2 it is 4 (paper_refs.md), as for Theorem 4."""
+    f = falsified("AM24.T5", ["A6.square"])
+    assert f.found and f.certified and "zero risk proven symbolically" in f.how
+
+
+def test_relations_between_different_dimensions_are_undefined_not_a_crash():
+    r = checked("AM24.T5", {"learned_dim": 3})
+    rel = [c for c in r.claims if c.name.startswith("A~ = A P")][0]
+    assert rel.verdict == Verdict.INCONCLUSIVE and "at these dimensions" in rel.how
