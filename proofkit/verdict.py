@@ -82,6 +82,13 @@ class TheoremResult:
     def as_expected(self) -> bool:
         return all(c.expected is None or c.verdict == c.expected for c in self.claims)
 
+    def claim(self, name: str) -> ClaimResult:
+        """The result of the claim named ``name`` (KeyError naming it when there is none)."""
+        for c in self.claims:
+            if c.name == name:
+                return c
+        raise KeyError(f"{self.id} has no claim {name!r}")
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,

@@ -12,14 +12,10 @@ TID = "AM24.T2"
 EXACT = "every zero-risk learner generalizes (exact)"
 
 
-def claim(r, name):
-    return next(c for c in r.claims if c.name == name)
-
-
 @pytest.mark.parametrize("name", list(registry.get(TID).expect))
 def test_default_verdicts_match_expectation(name):
     r = checked(TID)
-    c = claim(r, name)
+    c = r.claim(name)
     assert c.verdict == c.expected, f"{name}: {c.verdict} ({c.how}); seed {r.seed} dps {r.dps}"
 
 
@@ -33,16 +29,16 @@ def test_default_theorem_certified_controls_refuted():
 def test_T2_already_identifies_under_ALL():
     # the paper asks T >= 3; lengths 1 and 2 already force C = 0 and A = B
     r = checked(TID, {"T": 2})
-    assert claim(r, EXACT).verdict == Verdict.CERTIFIED and "dimension 2 x 0" in claim(r, EXACT).how
+    assert r.claim(EXACT).verdict == Verdict.CERTIFIED and "dimension 2 x 0" in r.claim(EXACT).how
     for name in ("length generalization", "compositional generalization", "A = B",
                  "W = V (psi = phi on [0,1]^{2n}, exact identification)"):
-        assert claim(r, name).verdict == Verdict.CERTIFIED, name
+        assert r.claim(name).verdict == Verdict.CERTIFIED, name
 
 
 def test_T1_counterexample():
     r = checked(TID, {"T": 1})
-    assert claim(r, EXACT).verdict == Verdict.REFUTED
-    assert claim(r, "length generalization").verdict == Verdict.REFUTED
+    assert r.claim(EXACT).verdict == Verdict.REFUTED
+    assert r.claim("length generalization").verdict == Verdict.REFUTED
     assert r.verdict == Verdict.REFUTED
 
 
@@ -50,17 +46,17 @@ def test_T1_counterexample():
 def test_ONLY_never_identifies(T):
     # one supervised length leaves A free: psi = A^-1 [B phi + (B - A) a / T] (m x n directions)
     r = checked(TID, {"supervision": "ONLY", "T": T})
-    assert claim(r, EXACT).verdict == Verdict.REFUTED and "dimension 2 x 2" in claim(r, EXACT).how
-    assert claim(r, "length generalization").verdict == Verdict.REFUTED
+    assert r.claim(EXACT).verdict == Verdict.REFUTED and "dimension 2 x 2" in r.claim(EXACT).how
+    assert r.claim("length generalization").verdict == Verdict.REFUTED
 
 
 def test_no_residual_linear_identification_only():
     r = checked(TID, {"residual": False})
-    assert claim(r, EXACT).verdict == Verdict.CERTIFIED
-    assert claim(r, "A = B").verdict == Verdict.REFUTED
-    assert claim(r, "W = A^-1 B V (psi = A^-1 B phi, linear identification)").verdict == Verdict.CERTIFIED
-    assert claim(r, "A W = B V (A psi = B phi on [0,1]^{2n})").verdict == Verdict.CERTIFIED
-    assert claim(r, "length generalization").verdict == Verdict.CERTIFIED
+    assert r.claim(EXACT).verdict == Verdict.CERTIFIED
+    assert r.claim("A = B").verdict == Verdict.REFUTED
+    assert r.claim("W = A^-1 B V (psi = A^-1 B phi, linear identification)").verdict == Verdict.CERTIFIED
+    assert r.claim("A W = B V (A psi = B phi on [0,1]^{2n})").verdict == Verdict.CERTIFIED
+    assert r.claim("length generalization").verdict == Verdict.CERTIFIED
 
 
 @pytest.mark.slow

@@ -16,14 +16,10 @@ SEARCH = "every zero-risk learner generalizes (exact witness search)"
 CORRECTED = "corrected T3: polynomial a = omega^-1 o rho, causal keys, T >= 3 (exact)"
 
 
-def claim(r, name):
-    return next(c for c in r.claims if c.name == name)
-
-
 @pytest.mark.parametrize("name", list(registry.get(TID).expect))
 def test_default_verdicts_match_expectation(name):
     r = checked(TID)
-    c = claim(r, name)
+    c = r.claim(name)
     assert c.verdict == c.expected, f"{name}: {c.verdict} ({c.how})"
 
 
@@ -36,25 +32,25 @@ def test_default_theorem_and_control():
 
 def test_compact_support_counterexample_exact_gap_one():
     r = checked(TID, {"pair_map": "bounded"})
-    c = claim(r, SEARCH)
+    c = r.claim(SEARCH)
     assert c.verdict == Verdict.REFUTED and c.residual == "1" and "max(s - 2, 0)^3" in c.how
     assert r.verdict == Verdict.REFUTED
     # the correction: an analytic readout class leaves no witness, and the polynomial claim certifies
     r2 = checked(TID, {"pair_map": "bounded", "readout": "analytic"})
-    assert claim(r2, SEARCH).verdict == Verdict.CONFIRMED
-    assert claim(r2, CORRECTED).verdict == Verdict.CERTIFIED
+    assert r2.claim(SEARCH).verdict == Verdict.CONFIRMED
+    assert r2.claim(CORRECTED).verdict == Verdict.CERTIFIED
 
 
 @pytest.mark.parametrize("T", [3, 5])
 def test_hinge_fails_at_every_T(T):
     r = checked(TID, {"pair_map": "bounded", "T": T})
-    c = claim(r, SEARCH)
+    c = r.claim(SEARCH)
     assert c.verdict == Verdict.REFUTED and f"length {T + 1}" in c.how and c.residual == "1"
 
 
 def test_T2_sinh_counterexample():
     r = checked(TID, {"T": 2, "pair_map": "bounded"})
-    c = claim(r, SEARCH)
+    c = r.claim(SEARCH)
     assert c.verdict == Verdict.REFUTED and "sinh" in c.how
     assert sp.simplify(sp.sympify(c.residual).rewrite(sp.exp) - (2 * sp.sqrt(2) - 2)) == 0, c.residual
 

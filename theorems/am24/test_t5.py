@@ -13,14 +13,10 @@ P_RELATIONS = ["A~ = A P (P a permutation)", "B~ = P^T B", "Lam~ = P^T Lam P", "
 S_RELATIONS = ["A~ = A S (S a signed permutation)", "B~ = S^T B", "Lam~ = S^T Lam S", "h~_t = S^T h_t"]
 
 
-def claim(r, name):
-    return next(c for c in r.claims if c.name == name)
-
-
 @pytest.mark.parametrize("name", list(registry.get(TID).expect))
 def test_default_verdicts_match_expectation(name):
     r = checked(TID)
-    c = claim(r, name)
+    c = r.claim(name)
     assert c.verdict == c.expected, f"{name}: {c.verdict} ({c.how}); seed {r.seed} dps {r.dps}"
 
 
@@ -37,32 +33,32 @@ def test_group_element_found_exactly_swap_at_seed_1():
     r = checked(TID, seed=1)
     assert "P = swap" in r.diagnostics["groups"]["P"] and "S = swap" in r.diagnostics["groups"]["S"]
     for name in P_RELATIONS[:3] + S_RELATIONS[:3]:
-        assert claim(r, name).verdict == Verdict.CERTIFIED, claim(r, name).how
-    assert claim(r, "Lam~ = P^T Lam P").residual is not None
+        assert r.claim(name).verdict == Verdict.CERTIFIED, r.claim(name).how
+    assert r.claim("Lam~ = P^T Lam P").residual is not None
 
 
 def test_tanh_needs_signed_permutations():
     r = checked(TID, {"activation": "tanh"})
     assert "-e" in r.diagnostics["groups"]["S"]  # a unit flipped sign
-    assert claim(r, "A~ = A P (P a permutation)").verdict == Verdict.REFUTED
+    assert r.claim("A~ = A P (P a permutation)").verdict == Verdict.REFUTED
     for name in S_RELATIONS[:3]:
-        assert claim(r, name).verdict == Verdict.CERTIFIED, claim(r, name).how
-    assert claim(r, "length generalization").verdict == Verdict.CONFIRMED
+        assert r.claim(name).verdict == Verdict.CERTIFIED, r.claim(name).how
+    assert r.claim("length generalization").verdict == Verdict.CONFIRMED
 
 
 def test_softplus_identified_up_to_permutation():
     r = checked(TID, {"activation": "softplus"})
     for name in P_RELATIONS[:3]:
-        assert claim(r, name).verdict == Verdict.CERTIFIED, claim(r, name).how
-    assert claim(r, "length generalization").verdict == Verdict.CONFIRMED
+        assert r.claim(name).verdict == Verdict.CERTIFIED, r.claim(name).how
+    assert r.claim("length generalization").verdict == Verdict.CONFIRMED
 
 
 def test_relu_not_identified_by_any_signed_permutation_yet_generalizes_at_samples():
     # ReLU is positively homogeneous: h~ = D Pi^T h with D > 0 diagonal fits as well
     r = checked(TID, {"activation": "relu"})
     for name in P_RELATIONS[:3] + S_RELATIONS[:3]:
-        assert claim(r, name).verdict == Verdict.REFUTED, claim(r, name).how
-    assert claim(r, "length generalization").verdict == Verdict.CONFIRMED
+        assert r.claim(name).verdict == Verdict.REFUTED, r.claim(name).how
+    assert r.claim("length generalization").verdict == Verdict.CONFIRMED
     assert r.verdict == Verdict.INCONCLUSIVE and "A6.sigmoid" in r.violated_assumptions
 
 
@@ -70,11 +66,11 @@ def test_printed_errata_refuted_and_corrections_certified():
     r = checked(TID)
     for name in ("(51) as printed: prod u_i", "degree p as printed", "(53) as printed: Pi Lam Pi^T",
                  "(56) as printed: A h_j = A~ h_j", "(58) as printed: x_k"):
-        assert claim(r, name).verdict == Verdict.REFUTED, name
+        assert r.claim(name).verdict == Verdict.REFUTED, name
     for name in ("S2 induction step (58), x_{k+1}", "S4 mixed partial v1 v2 sigma''(s)",
                  "S5 (52): Pi through sigma, then (53) gives Lam~", "S6 (56) as corrected: A~ h~_j = A h_j",
                  "S7 degree <= p - 1"):
-        assert claim(r, name).verdict == Verdict.CERTIFIED, name
+        assert r.claim(name).verdict == Verdict.CERTIFIED, name
 
 
 @pytest.mark.parametrize("drop", ["T>=2", "A6.A-invertible"])
