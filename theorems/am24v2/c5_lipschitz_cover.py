@@ -18,7 +18,7 @@ from proofkit import lipschitz as lip
 from proofkit.families import DeepSets
 from proofkit.families.meanpool import MeanPoolDeepSets
 from proofkit.params import Param, ParamSpace
-from proofkit.spec import Computed, PaperRef, SymbolicStep, Theorem, predicate
+from proofkit.spec import Computed, PaperRef, SymbolicStep, Theorem, function
 from proofkit.verdict import Verdict
 
 TRUE_THETA = np.array([0.7, 0.45, -0.8])  # (a, lam, b), off the net; chosen here
@@ -104,10 +104,18 @@ def tail_sum_closed_form():
     return [sp.simplify(S(t) - S(t - 1) - t * g ** (t - 1)), sp.simplify(S(1) - 1)]
 
 
-ApproxLengthGeneralization = predicate(
-    "ApproxLengthGeneralization",
-    "a class uniformly Lipschitz in its parameters (constant L) with an eta-net of "
-    "parameters generalizes to every length within L eta (later version, via its summary)")
+# the statement's own objects: parameters theta, theta_0 (theta_0 the nearest eta-net point), the length t,
+# the training length T, the contraction bound g, the cover radius eta, the accuracy eps
+L_, eta_, eps_, g_ = sp.symbols("L eta epsilon g", positive=True)
+t_, T_ = sp.symbols("t T", integer=True, positive=True)
+theta, theta_net = sp.Symbol("theta"), sp.Symbol("theta_0")  # theta_0: the nearest net point
+gap = function("gap_t", "sup over token sequences of length t (tokens in [-1,1]) of |h_theta - h_theta_0|")
+dist = function("dist", "sup-norm distance of two parameter vectors")
+lip_t = function("Lip_t", "Lipschitz constant of theta -> h_theta at length t (sup over tokens)")
+err_t = function("err_t", "sup over tokens of |h_ERM - f| at length t, ERM over the eta-net on lengths <= T")
+COVER = sp.Le(gap(t_, theta, theta_net), L_ * eta_)
+ERM = sp.Le(err_t(t_), L_ * eta_ + 2 * g_**T_ / (1 - g_))
+LIP_CONTROL = sp.Le(gap(t_, theta, theta_net), eta_)
 
 THEOREM = Theorem(
     id="AM24v2.C5",
@@ -122,26 +130,31 @@ THEOREM = Theorem(
         Param("samples", int, 300, "sampled parameters for the cover radius", min=10, max=2000),
         Param("seed", int, 0, "sampling seed", min=0, max=2**31),
     )),
+    given=(("uniform Lipschitz (every t)", sp.Le(gap(t_, theta, theta_net), L_ * dist(theta, theta_net))),
+           ("eta-net of parameters", sp.Le(dist(theta, theta_net), eta_)),
+           ("contractive class", sp.Le(sp.Abs(sp.Symbol("lambda", real=True)), g_)),
+           ("eta <= eps / L", sp.Le(eta_, eps_ / L_))),
     assumptions=(),
-    conclusion=ApproxLengthGeneralization(sp.Symbol("eps")),
     claims=(
         Computed("eta-net of parameters is an (L eta)-net of every H_t", "conclusion",
                  "summary: 'eta <= eps/L gives an eps-cover for all {H_t}'",
                  "sup_t sup_x |h_theta - h_theta'| <= L ||theta - theta'||_inf, L uniform in t",
-                 cover_radius),
+                 cover_radius, predicate=COVER),
         Computed("ERM on lengths <= T: error at every length <= L eta + 2 g^T/(1-g)", "conclusion",
                  "summary: eps-optimal at training lengths => approximate LG beyond T0 (bound derived)",
-                 "approximate length generalization with the derived bound", approx_length_generalization),
+                 "approximate length generalization with the derived bound", approx_length_generalization,
+                 predicate=ERM),
         Computed("mean-pooled deep sets are uniformly Lipschitz in theta", "conclusion",
                  "derived here (the summary names mean pooling; the length sweep is ours)",
                  "sup_t Lip_t < infinity for logit A (1/t) sum psi",
-                 lipschitz_sweep(MeanPoolDeepSets(2, 2, 2, 3), "mean pooling", True)),
+                 lipschitz_sweep(MeanPoolDeepSets(2, 2, 2, 3), "mean pooling", True),
+                 predicate=sp.Lt(lip_t(t_), sp.oo)),
         SymbolicStep("S1 sum_j j g^(j-1) closed form", "proof-step", "derived",
                      "sum_{j=1}^t j g^(j-1) = (1 - (t+1) g^t + t g^(t+1))/(1-g)^2 <= 1/(1-g)^2",
                      tail_sum_closed_form),
         Computed("control: eta-net of parameters is an eta-net of every H_t (L = 1)", "control",
                  "deliberately false", "sup_t sup_x |h_theta - h_theta'| <= ||theta - theta'||_inf",
-                 control_eta_cover),
+                 control_eta_cover, predicate=LIP_CONTROL),
         Computed("control: sum-pooled deep sets are uniformly Lipschitz in theta", "control",
                  "deliberately false (Lip_t grows like t)", "sup_t Lip_t < infinity for A sum psi",
                  lipschitz_sweep(DeepSets(2, 2, 2, 3), "sum pooling", False)),

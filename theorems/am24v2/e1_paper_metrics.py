@@ -19,7 +19,7 @@ from proofkit.backend import MP
 from proofkit.fit import fit
 from proofkit.params import Param, ParamSpace
 from proofkit.problem import build_problem
-from proofkit.spec import Computed, PaperRef, Theorem, predicate
+from proofkit.spec import Computed, PaperRef, Theorem, function
 from proofkit.verdict import Verdict
 
 TEACHER = {"A": np.array([[1.5, -0.7], [0.4, 1.2]]), "Lam": np.array([[0.6, -0.3], [0.2, 0.5]]),
@@ -93,10 +93,17 @@ def proofkit_side(p, bound="1e-80"):
     return (Verdict.CONFIRMED if ok else Verdict.REFUTED), mp.nstr(worst, 3), how
 
 
-PaperMetricsReproduce = predicate(
-    "PaperMetricsReproduce",
-    "the paper's reported metrics (test MSE per length, R^2 of learned vs true "
-    "representations) reproduce on the same task (an experiment)")
+# the statement's own objects: the length t, the trained model's test MSE and R^2 (an experiment)
+t_ = sp.Symbol("t", integer=True, positive=True)
+mse = function("MSE_t", "test mean squared error at length t (fresh U[0,1]^2 tokens)")
+r2 = function("R2", "R^2 of a linear map between learned and true hidden states (both directions)")
+adamw = function("AdamW", "the paper's optimizer and hyper-parameters: lr, weight decay, batch size")
+f32, f64 = sp.Symbol("float32"), sp.Symbol("float64")
+
+
+def _mse_at_most(prec, bound):
+    return sp.Implies(sp.And(sp.Ge(t_, 1), sp.Le(t_, 100)), sp.Le(mse(t_, prec), sp.Float(bound, 2)))
+
 
 THEOREM = Theorem(
     id="AM24v2.E1",
@@ -110,21 +117,25 @@ THEOREM = Theorem(
         Param("T", int, 5, "training length (every prefix supervised)", min=1, max=20),
         Param("seed", int, 0, "training seed", min=0, max=2**31),
     )),
+    given=(("paper-style training", sp.Eq(adamw(sp.Symbol("lr"), sp.Symbol("wd"), sp.Symbol("batch")),
+                                          adamw(sp.Rational(1, 1000), sp.Rational(1, 100), 256))),),
     assumptions=(),
-    conclusion=PaperMetricsReproduce(sp.Symbol("T")),
     claims=(
         Computed("experiment: float64 AdamW test MSE <= 1e-4 at lengths 1..100", "conclusion",
                  "summary: test loss ~1e-4..1e-7 up to length 100", "MSE_t <= 1e-4, t in 1,2,5,10,20,50,100",
-                 mse_claim(np.float64, 1e-4)),
+                 mse_claim(np.float64, 1e-4), predicate=_mse_at_most(f64, 1e-4)),
         Computed("experiment: float32 AdamW test MSE <= 1e-4 at lengths 1..100", "conclusion",
                  "summary: test loss ~1e-4..1e-7 up to length 100", "MSE_t <= 1e-4, t in 1,2,5,10,20,50,100",
-                 mse_claim(np.float32, 1e-4)),
+                 mse_claim(np.float32, 1e-4), predicate=_mse_at_most(f32, 1e-4)),
         Computed("experiment: R^2 learned vs true states >= 0.96", "conclusion",
-                 "summary: R^2 ~ 0.96-0.99", "R^2 (both directions, float32 and float64) >= 0.96", r2_claim),
+                 "summary: R^2 ~ 0.96-0.99", "R^2 (both directions, float32 and float64) >= 0.96", r2_claim,
+                 predicate=sp.Ge(r2(f64), sp.Float(0.96, 2))),
         Computed("proofkit exact fit: test MSE <= 1e-80 at lengths 1..100", "conclusion",
-                 "proofkit AM24.T4 (for comparison)", "MSE_t <= 1e-80 at 60 digits", proofkit_side),
+                 "proofkit AM24.T4 (for comparison)", "MSE_t <= 1e-80 at 60 digits", proofkit_side,
+                 predicate=_mse_at_most(sp.Symbol("proofkit"), 1e-80)),
         Computed("control: float32 AdamW reaches proofkit's precision (MSE <= 1e-40)", "control",
-                 "deliberately false", "MSE_t <= 1e-40", mse_claim(np.float32, 1e-40)),
+                 "deliberately false", "MSE_t <= 1e-40", mse_claim(np.float32, 1e-40),
+                 predicate=_mse_at_most(f32, 1e-40)),
     ),
     expect={
         "experiment: float64 AdamW test MSE <= 1e-4 at lengths 1..100": Verdict.CONFIRMED,
