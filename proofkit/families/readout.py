@@ -21,8 +21,10 @@ Two exact tools decide "every zero-risk learner generalizes" for such models:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import sympy as sp
 
@@ -73,7 +75,28 @@ class SumReadout:
         return self.omega(self.preactivation(xs))
 
 
-def exact_gap(h: SumReadout, f: SumReadout, xs: Sequence[sp.Expr]) -> tuple[sp.Expr, bool]:
+class Model(Protocol):
+    """Anything with an exact value at a token sequence (a learner or a true model)."""
+
+    def value(self, xs: Sequence[sp.Expr]) -> sp.Expr: ...
+
+
+@dataclass(frozen=True)
+class KeyInteraction:
+    """A true model outside the pair class: ``base(x_{<=t}) + e_r(x_1, ..., x_{t-1})``, the elementary
+    symmetric polynomial of degree ``order`` in the keys (an ``order``-key interaction). It is an empty
+    sum, exactly 0, at every length t <= order."""
+
+    base: SumReadout
+    order: int
+
+    def value(self, xs: Sequence[sp.Expr]) -> sp.Expr:
+        keys = list(xs[:-1])
+        extra = sum((sp.Mul(*c) for c in itertools.combinations(keys, self.order)), sp.Integer(0))
+        return self.base.value(xs) + extra
+
+
+def exact_gap(h: Model, f: Model, xs: Sequence[sp.Expr]) -> tuple[sp.Expr, bool]:
     """(h - f at xs, certified non-zero): sympy's exact value and its certified sign."""
     gap = sp.nsimplify(0) + sp.simplify(h.value(xs) - f.value(xs))
     nonzero = bool(gap.is_nonzero) or (gap.is_zero is False)
@@ -156,3 +179,78 @@ def generalizes_at(kernel: Kernel, keys: str, residual: bool, length: int) -> sp
     w_h = a(ww) if learned_w else ww
     learned = w_h + sum((a(ww + x) - a(ww) for x in alphas[:k]), sp.Integer(0))
     return sp.expand(learned - a(ww + sum(alphas[:k], sp.Integer(0))))
+
+
+# ----------------------------------------------------------------------------- polytopes
+def polytope_max(weights: Sequence[sp.Rational], cap: sp.Rational) -> sp.Rational:
+    """Exact max of sum_i w_i x_i over {x in [0,1]^d : sum_i x_i <= cap}: every vertex (d active
+    constraints among 0 <= x_i <= 1 and the cut, solved in rationals, kept when feasible) is
+    enumerated, so the value is the maximum, not a bound."""
+    d = len(weights)
+    rows = [([1 if j == i else 0 for j in range(d)], 0) for i in range(d)] + \
+           [([1 if j == i else 0 for j in range(d)], 1) for i in range(d)] + [([1] * d, cap)]
+    best: sp.Rational | None = None
+    for active in itertools.combinations(rows, d):
+        M = sp.Matrix([r for r, _ in active])
+        if M.det() == 0:
+            continue
+        x = M.LUsolve(sp.Matrix([b for _, b in active]))
+        if all(0 <= v <= 1 for v in x) and sum(x) <= cap:
+            val = sum((w * v for w, v in zip(weights, x)), sp.Integer(0))
+            best = val if best is None else sp.Max(best, val)
+    if best is None:
+        raise ValueError("empty polytope")
+    return sp.nsimplify(best)
+
+
+# ----------------------------------------------------------------------------- vector tokens
+@dataclass(frozen=True)
+class VectorKernel:
+    """Solutions a: R^k -> R^k (each component a polynomial of total degree <= D) of the zero-risk
+    identities a(0) = 0 and a(alpha) + a(beta) = a(alpha + beta) (alpha, beta in R^k): ``general`` is a
+    k x 1 matrix in the symbols ``s``, ``free`` the coefficients left free."""
+
+    general: sp.Matrix
+    s: tuple[sp.Symbol, ...]
+    free: tuple[sp.Symbol, ...]
+    equations: int
+
+
+def vector_polynomial_kernel(degree: int, k: int = 2) -> VectorKernel:
+    """Every polynomial a: R^k -> R^k of degree <= ``degree`` with zero risk at lengths 1..3 of the causal
+    model (a(0) = 0 from length 1, Cauchy's equation in R^k from length 3 on an open set of (alpha,
+    beta)): the coefficient equations solved exactly in rationals."""
+    s = sp.symbols(f"s1:{k + 1}")
+    al, be = sp.symbols(f"alpha1:{k + 1}"), sp.symbols(f"beta1:{k + 1}")
+    monos = [m for d in range(degree + 1) for m in itertools.combinations_with_replacement(range(k), d)]
+    cs = [[sp.Symbol(f"c{r}_{i}") for i in range(len(monos))] for r in range(k)]
+
+    def a(z: Sequence[sp.Expr]) -> list[sp.Expr]:
+        return [sum((c * sp.Mul(*[z[v] for v in m]) for c, m in zip(cs[r], monos)), sp.Integer(0))
+                for r in range(k)]
+
+    zero = [sp.Integer(0)] * k
+    rows: list[sp.Expr] = list(a(zero))
+    for lhs, rhs in zip([x + y for x, y in zip(a(al), a(be))], a([x + y for x, y in zip(al, be)])):
+        rows += [c for c in sp.Poly(sp.expand(lhs - rhs), *al, *be).coeffs() if c != 0]
+    flat = [c for row in cs for c in row]
+    sol = sp.solve(rows, flat, dict=True)
+    if not sol:
+        raise ValueError("no polynomial a solves the identities")
+    general = sp.Matrix([sp.expand(e.subs(sol[0])) for e in a(s)])
+    free = tuple(c for c in flat if c in general.free_symbols)
+    return VectorKernel(general, s, free, len(rows))
+
+
+def vector_generalizes_at(kernel: VectorKernel, length: int) -> sp.Matrix:
+    """sum_{j < t} a(alpha_j) - a(sum_j alpha_j) at length t (t - 1 key terms in R^k), expanded: the zero
+    matrix iff every learner of the kernel is exact at that length."""
+    k = len(kernel.s)
+    alphas = [sp.symbols(f"alpha{j}_1:{k + 1}") for j in range(1, length)]
+
+    def a(z: Sequence[sp.Expr]) -> sp.Matrix:
+        return kernel.general.subs(dict(zip(kernel.s, z)), simultaneous=True)
+
+    total = [sum((al[r] for al in alphas), sp.Integer(0)) for r in range(k)]
+    learned = sum((a(al) for al in alphas), sp.zeros(k, 1))
+    return (learned - a(total)).applyfunc(sp.expand)

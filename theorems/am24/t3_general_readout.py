@@ -7,12 +7,10 @@ technique extends Theorem 1 to position-wise non-linearities").
 Everything here is exact (sympy): scalar tokens and pair maps (n = k = 1), rho = id (a gauge: only
 a = omega^-1 o rho matters), learners built in closed form (proofkit.families.readout):
 
-* witness search: the offset learner psi = phi + 1, omega(s) = s - m0 (one informative length); the
-  analytic learner omega = sinh, psi = asinh o phi (lengths <= 2 only); the hinge learner
-  omega(s) = s + max(s - s0, 0)^3, psi = phi, s0 = the supremum of the training pre-activations (a C^2
-  diffeomorphism, omega' >= 1), which exists when phi is bounded -- every phi continuous on the compact
-  pair cube, every attention map. Zero training risk is proved exactly (the hinge vanishes below s0) and
-  the gap at length T + 1 is an exact number.
+* witness search (proofkit.families.readout_search): seven closed-form learner families (offset,
+  analytic sinh, hinge and plateau readouts beyond the training sums, a compositional hinge on a cut
+  support, a pair-map bump off a triangular pair support, the pair part of a truth outside the class);
+  zero training risk is proved exactly on the whole support and the gap is an exact number.
 * corrected statement: a = omega^-1 o rho a polynomial of degree <= D; zero risk at lengths 1..3 is a
   polynomial identity on a set with interior, solved in rationals; every solution is linear (affine with
   the diagonal) and exact at further lengths.
@@ -25,7 +23,6 @@ R^2 and the paper's proof goes through.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
@@ -38,8 +35,10 @@ from proofkit.families.readout import (
     hinge,
     hinge_derivative_residual,
     polynomial_kernel,
-    term_counts,
+    vector_generalizes_at,
+    vector_polynomial_kernel,
 )
+from proofkit.families.readout_search import CONCLUSION, ReadoutFalsifier, search, supervised
 from proofkit.params import Param, ParamSpace, param_supervision, param_T
 from proofkit.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
 from proofkit.spec import (
@@ -49,7 +48,6 @@ from proofkit.spec import (
     SymbolicStep,
     T_len,
     Theorem,
-    WitnessOutcome,
     predicate,
 )
 from proofkit.verdict import Verdict
@@ -63,106 +61,6 @@ PairSumSupportIsR2k = predicate("PairSumSupportIsR2k", "the support of [phi(X_1,
                                 "is R^{2k} (Assumption 7, second sentence)")
 Generalizes = predicate("Generalizes", "every zero-risk learner has h = f at every length t >= 1 with "
                         "tokens in the token support (length and compositional generalization)")
-
-CONCLUSION = "every zero-risk learner generalizes (exact witness search)"
-
-
-# ----------------------------------------------------------------------------- pair maps
-def _phi(pair_map: str):
-    if pair_map == "bounded":
-        return lambda a, b: b
-    return lambda a, b: (1 + a) * sp.log(b / (1 - b))
-
-
-def _token(pair_map: str) -> sp.Rational:
-    """The witness token (every position): 1 for phi = b (its supremum), 3/4 for the logit map."""
-    return sp.Integer(1) if pair_map == "bounded" else sp.Rational(3, 4)
-
-
-def _supervised(p: Mapping[str, Any]) -> list[int]:
-    return list(range(1, p["T"] + 1)) if p["supervision"] == "ALL" else [p["T"]]
-
-
-def _keys(p: Mapping[str, Any]) -> str:
-    return p["keys"]
-
-
-# ----------------------------------------------------------------------------- witness search
-def outcome(found: bool, effort: str, witness: dict[str, str] | None, how: str) -> WitnessOutcome:
-    """Witnesses are decided exactly, so a found one is certified; it refutes the conclusion."""
-    return WitnessOutcome(found, effort, witness, how, found, CONCLUSION)
-
-
-def _witness_model(p: Mapping[str, Any]) -> tuple[str, SumReadout, str, str] | None:
-    """(family, learner, omega text, psi text) of the first witness family that applies, or None."""
-    keys, res = _keys(p), p["residual"]
-    L = _supervised(p)
-    counts = term_counts(L, keys)
-    phi = _phi(p["pair_map"])
-    if len(set(counts)) == 1:  # one informative pre-activation size: shift psi, undo it in omega
-        m0 = counts[0]
-        return ("offset", SumReadout(lambda s: s - m0, lambda a, b: phi(a, b) + 1, keys, res),
-                f"s - {m0}", "phi(a, b) + 1")
-    if max(L) <= 2 and keys == "causal" and not res:  # length 2 only pins psi = a(phi) for any a
-        return ("analytic", SumReadout(sp.sinh, lambda a, b: sp.asinh(phi(a, b)), keys, res),
-                "sinh(s)", "asinh(phi(a, b))")
-    if p["readout"] == "C1" and p["pair_map"] == "bounded":
-        # sup phi = 1 (phi = b, tokens in [0,1]); residual adds x_t <= 1
-        s0 = sp.Integer(max(counts) + (1 if res else 0))
-        return ("hinge", SumReadout(hinge(s0), phi, keys, res), f"s + max(s - {s0}, 0)^3", "phi(a, b)")
-    return None
-
-
-def search(p: Mapping[str, Any]) -> WitnessOutcome:
-    fams = "offset (psi = phi + 1), analytic (omega = sinh), hinge (omega = s + max(s - s0, 0)^3)"
-    effort = f"3 closed-form witness families tried: {fams}"
-    got = _witness_model(p)
-    if got is None:
-        return outcome(False, effort, None, "no witness family applies at these parameters "
-                       f"(supervised lengths {_supervised(p)}, pair map {p['pair_map']}, readout class "
-                       f"{p['readout']}): searched and empty")
-    fam, h, om, ps = got
-    f = SumReadout(lambda s: s, _phi(p["pair_map"]), _keys(p), p["residual"])
-    t_test = p["T"] + 1
-    xs = [_token(p["pair_map"])] * t_test
-    gap, nonzero = exact_gap(h, f, xs)
-    if not nonzero:
-        return outcome(False, effort, None, f"witness {fam} gives no certified gap")
-    L = _supervised(p)
-    why = {"offset": f"every supervised length has {term_counts(L, _keys(p))[0]} terms, so the shift "
-                     "cancels in omega at each (exact identity)",
-           "analytic": "sinh(asinh(phi)) = phi at length 2 and omega(0) = 0 at length 1 (exact)",
-           "hinge": "the training pre-activations are <= s0 (phi <= 1 on [0,1]^2), where the hinge term "
-                    "is exactly 0; omega' = 1 + 3 max(s - s0, 0)^2 >= 1, so omega is a C^2 "
-                    "diffeomorphism of R"}[fam]
-    witness = {"family": fam, "omega": om, "psi": ps, "rho": "s", "phi": "b" if p["pair_map"] == "bounded"
-               else "(1 + a) log(b / (1 - b))", "keys": _keys(p), "residual": str(p["residual"]),
-               "supervised": str(L), "tokens": str([str(x) for x in xs]), "length": str(t_test),
-               "gap": sp.sstr(gap), "readout": p["readout"], "pair_map": p["pair_map"],
-               "T": str(p["T"]), "supervision": p["supervision"]}
-    how = (f"exact: the {fam} learner omega(s) = {om}, psi = {ps} has zero risk at lengths {L} ({why}); "
-           f"at length {t_test} with every token {xs[0]}: h - f = {sp.sstr(gap)} "
-           f"(~{sp.N(gap, 6)}), certified non-zero")
-    return outcome(True, effort, witness, how)
-
-
-def replay(witness: Mapping[str, str]) -> WitnessOutcome:
-    p = {"T": int(witness["T"]), "supervision": witness["supervision"], "keys": witness["keys"],
-         "residual": witness["residual"] == "True", "pair_map": witness["pair_map"],
-         "readout": witness["readout"]}
-    return search(p)
-
-
-@dataclass(frozen=True)
-class ReadoutFalsifier:
-    def __call__(self, params: Mapping[str, Any]) -> WitnessOutcome:
-        return search(params)
-
-    def search(self, params: Mapping[str, Any]) -> WitnessOutcome:
-        return search(params)
-
-    def replay(self, witness: Mapping[str, str]) -> WitnessOutcome:
-        return replay(witness)
 
 
 # ----------------------------------------------------------------------------- computed claims
@@ -186,7 +84,7 @@ def with_(p: Mapping[str, Any], **kw: Any) -> dict[str, Any]:
 
 def polynomial_claim(keys: str, residual: bool, min_T: int):
     def run(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
-        L = _supervised(p)
+        L = supervised(p)
         need = set(range(1, min_T + 1))
         if not need <= set(L):
             return (Verdict.INCONCLUSIVE, "not applicable",
@@ -206,6 +104,26 @@ def polynomial_claim(keys: str, residual: bool, min_T: int):
                 "(sum of affine terms); proves the statement for polynomial a only -- for real-analytic "
                 "a, steps S8 plus the identity theorem")
     return run
+
+
+def vector_claim(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+    """Corrected statement for vector pair maps (k = 2): every polynomial a: R^2 -> R^2 of degree <= D
+    with zero risk at lengths 1..3 is linear, a(s) = M s, and exact at lengths 1..T + 5."""
+    if not {1, 2, 3} <= set(supervised(p)):
+        return (Verdict.INCONCLUSIVE, "not applicable",
+                f"the corrected statement needs labels at lengths [1, 2, 3]; supervised {supervised(p)}")
+    D = p["degree"]
+    k = vector_polynomial_kernel(D, 2)
+    bad = [t for t in range(1, p["T"] + 6) if vector_generalizes_at(k, t) != sp.zeros(2, 1)]
+    scope = (f"a: R^2 -> R^2, each component any polynomial of total degree <= {D} in (s1, s2); "
+             f"{k.equations} coefficient equations (a(0) = 0, Cauchy's equation in R^2 on an open set) "
+             f"solved in rationals: a(s) = {sp.sstr(list(k.general))}")
+    if bad:
+        return Verdict.REFUTED, f"lengths {bad}", f"exact: {scope}; learners differ from f at lengths {bad}"
+    return (Verdict.CERTIFIED, sp.sstr(list(k.general)),
+            f"exact: {scope} ({len(k.free)} free coefficients: a linear map M); every such learner has "
+            f"sum_j a(alpha_j) = a(sum_j alpha_j) exactly at lengths 1..{p['T'] + 5} and, being linear, at "
+            "every length; proves the k = 2 statement for polynomial a only")
 
 
 # ----------------------------------------------------------------------------- sympy steps
@@ -268,6 +186,13 @@ def hinge_diffeo():
     return hinge_derivative_residual(sp.Integer(2))
 
 
+def logit_key_increasing():
+    """S11: d/db (1 + a) log(b / (1 - b)) = (1 + a) / (b (1 - b)) (> 0 on [0,1] x (0,1)): phi(q, .) is a
+    strictly increasing bijection of (0,1) onto R."""
+    a, b = sp.symbols("a b", positive=True)
+    return sp.simplify(sp.diff((1 + a) * sp.log(b / (1 - b)), b) - (1 + a) / (b * (1 - b)))
+
+
 def a7_literal_holds_for_logit():
     """S10: phi(0, sigma(alpha)) = logit(sigma(alpha)) = alpha for every real alpha: the logit pair map
     reaches every (alpha, beta) with query 0, so Assumption 7 as printed holds for it."""
@@ -322,8 +247,16 @@ THEOREM = Theorem(
               "on (0,1)^2 (unbounded: Assumption 7 as printed holds); bounded = b on [0,1]^2 (every "
               "continuous phi on the compact cube is bounded: Assumption 7 fails)",
               choices=("logit", "bounded")),
-        Param("readout", str, "C1", "class of omega: C1 (any C^1 diffeomorphism, as printed) or analytic "
-              "(real-analytic omega, rho: the correction)", choices=("C1", "analytic")),
+        Param("readout", str, "C1", "class of omega: C1 (any C^1 diffeomorphism, as printed), analytic "
+              "(real-analytic omega, rho: the correction) or continuous (any continuous omega, not "
+              "necessarily injective: Assumption 4 dropped)", choices=("C1", "analytic", "continuous")),
+        Param("support", str, "cube", "training support (scalar tokens): cube (iid), cut (positions "
+              "1..T-1 in {sum <= T - 3/2}, later ones iid; every pair marginal [0,1]^2 for T >= 4), sorted "
+              "(non-decreasing sequences: pair support the triangle {key <= query}), cutseg (cut plus the "
+              "segment {(s, ..., s)} to the corner: not regular closed)",
+              choices=("cube", "cut", "sorted", "cutseg")),
+        Param("truth", str, "pair", "true model: pair (rho(sum phi), in the class) or T-key (plus "
+              "e_T(x_1, ..., x_(t-1)), a T-key interaction: outside the class)", choices=("pair", "T-key")),
         Param("keys", str, "causal", "pair terms: causal (j < i, Assumption 4) or diagonal (j <= i, the "
               "remark)", choices=("causal", "diagonal")),
         Param("residual", bool, False, "a residual + x_i inside omega (the remark)"),
@@ -331,23 +264,33 @@ THEOREM = Theorem(
               min=1, max=8),
     )),
     assumptions=(
-        Assumption("A4.diffeo", "omega, rho are C^1 bijections with C^1 inverses", drop={},
-                   note="not droppable by this search: every witness it builds is already a "
-                        "diffeomorphism (the hinge learner, omega' >= 1), so dropping it adds nothing",
+        Assumption("A4.diffeo", "omega, rho are C^1 bijections with C^1 inverses",
+                   lambda p: p["readout"] != "continuous", {"readout": "continuous"},
+                   note="dropped to any continuous omega; with the logit map zero risk at length 2 "
+                        "already makes omega a homeomorphism (no counterexample); with phi = b the "
+                        "plateau omega = min(s, s0) fails",
                    predicate=sp.And(C1Diffeo(omega_s), C1Diffeo(rho_s), Injective(omega_s))),
         Assumption("A4.causal", "the pair sum runs over j < i (no phi(x_i, x_i) term, no residual)",
                    lambda p: p["keys"] == "causal" and not p["residual"], {"keys": "diagonal"},
                    note="the remark after the proof: the authors believe the result extends",
                    predicate=Eq(Symbol("J(i)"), Symbol("{j < i}"), evaluate=False)),
-        Assumption("H0.realizable", "f = rho(sum_{j<i} phi(x_i, x_j)) is in the class", drop={},
-                   note="the statement omits 'f in H'; every variant here is realizable",
+        Assumption("H0.realizable", "f = rho(sum_{j<i} phi(x_i, x_j)) is in the class",
+                   lambda p: p["truth"] == "pair", {"truth": "T-key"},
+                   note="the statement omits 'f in H'; dropped to f + e_T(keys), a T-key interaction "
+                        "(outside the class, shown exactly), whose pair part has zero risk",
                    predicate=Realizable(Symbol("f"), Symbol("H"))),
-        Assumption("H1.pair-support", "supp(X_i, X_j) = [0,1]^{2n} for all i != j", drop={},
-                   note="tokens are iid on the cube (or its interior for the logit map) in every variant",
+        Assumption("H1.pair-support", "supp(X_i, X_j) = [0,1]^{2n} for all i != j",
+                   lambda p: p["support"] != "sorted" and not (p["support"] in ("cut", "cutseg")
+                                                               and p["T"] < 4),
+                   {"support": "sorted"},
+                   note="dropped to non-decreasing sequences (pair support {key <= query}); the cut "
+                        "supports keep every pair marginal [0,1]^2 for T >= 4",
                    predicate=sp.Implies(sp.Ne(i_pos, j_pos), Eq(supp(Symbol("(X_i, X_j)")), pair_cube,
                                                                 evaluate=False))),
-        Assumption("A7.regular-closed", "supp(X_{<=i}) is regular closed for i <= T", drop={},
-                   note="the iid cube is regular closed in every variant",
+        Assumption("A7.regular-closed", "supp(X_{<=i}) is regular closed for i <= T",
+                   lambda p: p["support"] != "cutseg", {"support": "cutseg", "T": 4},
+                   note="dropped to the cut support plus a segment to the corner (T = 4, pair marginals "
+                        "still [0,1]^2): the proof uses values only, no counterexample",
                    predicate=sp.Implies(sp.Le(i_pos, T_len), RegularClosed(supp(X_le_i)))),
         Assumption("A7.pair-sums", "the support of [phi(X_1, X_2), phi(X_1, X_3)] is R^{2k}",
                    lambda p: p["pair_map"] == "logit", {"pair_map": "bounded"},
@@ -365,7 +308,7 @@ THEOREM = Theorem(
     claims=(
         Computed(CONCLUSION, "conclusion", "Theorem 3 (as printed, at these parameters)",
                  "every (omega, psi) of the class with zero risk at the supervised lengths has h = f at "
-                 "length T + 1 (three closed-form witness families, exact)", _decide_search),
+                 "length T + 1 (seven closed-form witness families, exact)", _decide_search),
         Computed("corrected T3: polynomial a = omega^-1 o rho, causal keys, T >= 3 (exact)", "conclusion",
                  "Theorem 3 with A7 replaced by 'pair-sum support has interior' and omega^-1 o rho "
                  "polynomial (derived here, not in the paper)",
@@ -375,6 +318,23 @@ THEOREM = Theorem(
                  "identification", "Theorem 3 as intended (A7 is unsatisfiable for continuous phi)",
                  "every zero-risk learner generalizes when phi is bounded", _variant(pair_map="bounded",
                                                                                        readout="C1")),
+        Computed("T3 compositional at fixed length: cut support (T = 4), phi = b, C^1 omega: generalizes",
+                 "identification", "Theorem 3 (compositional generalization, Definition 2)",
+                 "every zero-risk learner has h = f at length 4 on the product of token marginals",
+                 _variant(support="cut", T=4, pair_map="bounded", readout="C1", truth="pair",
+                          supervision="ALL", keys="causal", residual=False)),
+        Computed("T3 without the pair-support hypothesis (sorted sequences): generalizes",
+                 "identification", "Theorem 3, hypothesis supp(X_i, X_j) = [0,1]^{2n}",
+                 "every zero-risk learner generalizes on non-decreasing training sequences",
+                 _variant(support="sorted", truth="pair")),
+        Computed("T3 with any continuous omega (Assumption 4 dropped), logit map: generalizes",
+                 "identification", "Theorem 3, Assumption 4",
+                 "every zero-risk learner with a continuous (not necessarily injective) omega generalizes",
+                 _variant(readout="continuous", pair_map="logit", support="cube", truth="pair",
+                          supervision="ALL", keys="causal", residual=False, T=3)),
+        Computed("corrected T3, vector pair maps k = 2: polynomial a: R^2 -> R^2 (exact)", "identification",
+                 "Theorem 3 with k > 1 (derived here, not in the paper)",
+                 "Cauchy's equation in R^2 forces a linear => h = f at every length", vector_claim),
         Computed("T3 at T = 2 (ALL), analytic omega: generalizes", "identification",
                  "Theorem 3, threshold T >= 3", "every zero-risk learner generalizes at T = 2",
                  _variant(T=2, supervision="ALL", keys="causal", residual=False, readout="analytic")),
@@ -415,6 +375,9 @@ THEOREM = Theorem(
                      derivative_of_cauchy),
         SymbolicStep("S9 hinge readout is a diffeomorphism", "proof-step", "counterexample (derived here)",
                      "omega'(s) = 1 + 3 max(s - s0, 0)^2", hinge_diffeo),
+        SymbolicStep("S11 the logit pair map is strictly increasing in the key", "proof-step",
+                     "Assumption 4 dropped (derived here)", "d/db (1 + a) log(b/(1-b)) = (1 + a)/(b (1 - b))",
+                     logit_key_increasing),
         SymbolicStep("S10 A7 as printed holds for the logit pair map", "proof-step", "Assumption 7",
                      "logit(sigma(alpha)) = alpha", a7_literal_holds_for_logit),
         SymbolicStep("multi-head: h depends on psi1 + psi2 only (generalization carries over)",
@@ -429,6 +392,11 @@ THEOREM = Theorem(
         CONCLUSION: Verdict.CONFIRMED,
         "corrected T3: polynomial a = omega^-1 o rho, causal keys, T >= 3 (exact)": Verdict.CERTIFIED,
         "T3 with A7 replaced by a compact pair support (phi = b), C^1 omega: generalizes": Verdict.REFUTED,
+        "T3 compositional at fixed length: cut support (T = 4), phi = b, C^1 omega: generalizes":
+            Verdict.REFUTED,
+        "T3 without the pair-support hypothesis (sorted sequences): generalizes": Verdict.REFUTED,
+        "T3 with any continuous omega (Assumption 4 dropped), logit map: generalizes": Verdict.CONFIRMED,
+        "corrected T3, vector pair maps k = 2: polynomial a: R^2 -> R^2 (exact)": Verdict.CERTIFIED,
         "T3 at T = 2 (ALL), analytic omega: generalizes": Verdict.REFUTED,
         "remark: diagonal j <= i, polynomial a (exact)": Verdict.CERTIFIED,
         "remark: diagonal j <= i and residual, polynomial a (exact)": Verdict.CERTIFIED,
@@ -446,6 +414,7 @@ THEOREM = Theorem(
         "S8 derivative of Cauchy's equation": Verdict.CERTIFIED,
         "S9 hinge readout is a diffeomorphism": Verdict.CERTIFIED,
         "S10 A7 as printed holds for the logit pair map": Verdict.CERTIFIED,
+        "S11 the logit pair map is strictly increasing in the key": Verdict.CERTIFIED,
         "multi-head: h depends on psi1 + psi2 only (generalization carries over)": Verdict.CERTIFIED,
         "multi-head: a zero-risk learner with psi1 != A phi1 exists": Verdict.CERTIFIED,
         "control: a(s) = s^2 solves Cauchy's equation": Verdict.REFUTED,
@@ -461,7 +430,7 @@ THEOREM = Theorem(
 
 def _deep_sets_hinge(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
     """Deep sets omega(sum_{j<=t} psi(x_j)), phi(x) = x on [0,1], rho = id: the hinge at s0 = T."""
-    L = _supervised(p)
+    L = supervised(p)
     s0 = sp.Integer(max(L))
     h = SumReadout(hinge(s0), lambda a, b: b, "set")
     f = SumReadout(lambda s: s, lambda a, b: b, "set")

@@ -1,13 +1,25 @@
 """Regression suite for AM24.T3 (general readout omega(sum_{j<i} psi), Assumption 4): verdicts at the
 defaults (as printed with the unbounded logit pair map: no witness; the corrected polynomial statement
 certified), the exact counterexamples (bounded phi + C^1 omega; T = 2; ONLY), the remarks (diagonal,
-residual, multi-head, deep-sets extension), the falsifier under each drop and its replay."""
+residual, multi-head, deep-sets extension), the compositional counterexample at a fixed length (cut
+support), the k = 2 corrected statement, the falsifier under every drop and the replay of every stored
+T3 record."""
+
+from pathlib import Path
 
 import pytest
 import sympy as sp
 
 from proofkit import registry
-from proofkit.families.readout import generalizes_at, polynomial_kernel
+from proofkit.families.readout import (
+    generalizes_at,
+    polynomial_kernel,
+    polytope_max,
+    vector_generalizes_at,
+    vector_polynomial_kernel,
+)
+from proofkit.families.readout_search import max_preactivation
+from proofkit.replay import replay
 from proofkit.testing import checked, falsified
 from proofkit.verdict import Verdict
 
@@ -63,17 +75,73 @@ def test_polynomial_kernels():
     assert polynomial_kernel(4, "causal", True, [1, 2, 3]).dimension == 0  # residual: a = id
 
 
-@pytest.mark.parametrize("drop,family", [("A7.pair-sums", "hinge"), ("T>=3", "analytic"),
-                                         ("ALL", "offset")])
-def test_drop_gives_certified_counterexample(drop, family):
+@pytest.mark.parametrize("drop,family,gap", [("A7.pair-sums", "hinge", "1"), ("T>=3", "analytic", None),
+                                             ("ALL", "offset", "1"), ("H0.realizable", "T-key", "-27/64"),
+                                             ("H1.pair-support", "off-support", "1/4")])
+def test_drop_gives_certified_counterexample(drop, family, gap):
     f = falsified(TID, [drop])
     assert f.found and f.certified and f.verdict == Verdict.REFUTED
     assert f.record["witness"]["family"] == family
+    assert gap is None or f.record["witness"]["gap"] == gap
 
 
-def test_drop_diagonal_search_empty_and_diffeo_not_searchable():
-    assert falsified(TID, ["A4.causal"]).verdict == Verdict.CONFIRMED
-    assert falsified(TID, ["A4.diffeo"]).verdict == Verdict.INCONCLUSIVE
+@pytest.mark.parametrize("drop,why", [("A4.causal", "unbounded"), ("A4.diffeo", "homeomorphism of R"),
+                                      ("A7.regular-closed", "values only")])
+def test_drop_search_empty_with_reason(drop, why):
+    f = falsified(TID, [drop])
+    assert f.verdict == Verdict.CONFIRMED and not f.found and why in f.how, f.how
+
+
+def test_realizability_drop_shows_truth_outside_class():
+    f = falsified(TID, ["H0.realizable"])
+    assert "f is outside the class" in f.how and "f = 1/8" in f.how
+    b = falsified(TID, ["H0.realizable"], {"pair_map": "bounded"})
+    assert "while f = 28/27" in b.how and b.record["witness"]["gap"] == "-1"
+
+
+def test_noninjective_readout_with_bounded_phi_plateau():
+    f = falsified(TID, ["A4.diffeo"], {"pair_map": "bounded"})
+    assert f.found and f.certified and f.record["witness"]["family"] == "plateau"
+    assert f.record["witness"]["omega"] == "min(s, 2)" and f.record["witness"]["gap"] == "-1"
+    assert sorted(f.dropped) == ["A4.diffeo", "A7.pair-sums"]
+
+
+def test_compositional_counterexample_cut_support_fixed_length():
+    assert max_preactivation({"T": 4, "supervision": "ALL", "keys": "causal", "residual": False,
+                              "support": "cut"}) == sp.Rational(5, 2)
+    assert polytope_max([1, 1, 0], sp.Rational(5, 2)) == 2  # length 3: x1 + x2 <= 2, the box
+    assert polytope_max([1, 1, 1], sp.Rational(5, 2)) == sp.Rational(5, 2)
+    f = falsified(TID, ["A7.pair-sums"], {"support": "cut", "T": 4})
+    w = f.record["witness"]
+    assert f.certified and w["family"] == "compositional-hinge" and w["length"] == "4" and w["gap"] == "1/8"
+    assert f.dropped == ["A7.pair-sums"]  # every pair marginal stays [0,1]^2 (H1 holds at T = 4)
+    r = checked(TID)
+    assert r.claim("T3 compositional at fixed length: cut support (T = 4), phi = b, C^1 omega: "
+                   "generalizes").residual == "1/8"
+
+
+def test_cut_and_segment_support_restores_the_sums():
+    p = {"T": 4, "supervision": "ALL", "keys": "causal", "residual": False, "support": "cutseg"}
+    assert max_preactivation(p) == 3
+    f = falsified(TID, ["A7.regular-closed"], {"pair_map": "bounded"})
+    assert f.record["witness"]["family"] == "hinge" and f.record["witness"]["length"] == "5"
+
+
+def test_vector_tokens_k2_linear():
+    k = vector_polynomial_kernel(3, 2)
+    s1, s2 = k.s
+    assert len(k.free) == 4 and all(sp.Poly(e, s1, s2).total_degree() == 1 for e in k.general)
+    assert all(vector_generalizes_at(k, t) == sp.zeros(2, 1) for t in range(1, 7))
+    c = checked(TID).claim("corrected T3, vector pair maps k = 2: polynomial a: R^2 -> R^2 (exact)")
+    assert c.verdict == Verdict.CERTIFIED
+
+
+def test_every_stored_t3_record_replays():
+    files = sorted((Path(__file__).resolve().parents[2] / "counterexamples").glob("AM24.T3_*.json"))
+    assert len(files) == 7
+    for path in files:
+        out = replay(path)
+        assert out.reproduces and out.certified, path.name
 
 
 def test_replay_witness():
