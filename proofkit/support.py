@@ -11,7 +11,7 @@ from .errors import InputError
 
 SUPPORTS = ("iid", "cut", "subspace")
 #: also degenerate supports (no interior): only for theorems whose certificates do not assume a box
-ALL_SUPPORTS = SUPPORTS + ("antidiag",)
+ALL_SUPPORTS = SUPPORTS + ("antidiag", "ball")
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,10 @@ class Support:
     (s, 0, ..., 0), s ~ U[0,1] (F-sub; the length-t support does not span R^{nt}). ``antidiag``: at
     length T the tokens sum to (T/2, ..., T/2) (uniform on that slice of the cube; T = 2, n = 1 is
     {(s, 1 - s)}), prefixes for shorter lengths: every token marginal is [0,1]^n, but the length-T
-    support has no interior (not regular closed) and no density.
+    support has no interior (not regular closed) and no density. ``ball`` (n = 1 only): the solid ball
+    {x in R^T : |x - 1/2| <= 1/2} of the paper's example (Sec. 2), uniform: x = 1/2 + (1/2) r u, u
+    uniform on the unit sphere, r = U^(1/T); prefixes for shorter lengths (the lower-dimensional balls).
+    Every token marginal is [0,1], but no pair marginal is [0,1]^2 (it is the disc of radius 1/2).
     """
 
     kind: str
@@ -35,6 +38,8 @@ class Support:
     def __post_init__(self) -> None:
         if self.kind not in ALL_SUPPORTS:
             raise InputError("support", "one of " + ", ".join(ALL_SUPPORTS), self.kind)
+        if self.kind == "ball" and self.n != 1:
+            raise InputError("n", "1 for the ball support (scalar tokens)", self.n)
 
     @property
     def c(self) -> float:
@@ -67,6 +72,8 @@ class Support:
         """N training sequences of length t: shape (N, t, n)."""
         if self.kind == "antidiag" and t <= self.T:
             return self._antidiag(rng, N)[:, :t, :]
+        if self.kind == "ball" and t <= self.T:
+            return self._ball(rng, N)[:, :t, :]
         if self.kind != "cut" or t > self.T:
             return self.tokens(rng, (N, t))
         out = np.empty((0, self.T, self.n))
@@ -87,6 +94,13 @@ class Support:
             keep = ((last >= 0) & (last <= 1)).all(axis=(1, 2))
             out = np.concatenate([out, cand[keep]])
         return out[:N]
+
+    def _ball(self, rng: np.random.Generator, N: int) -> np.ndarray:
+        """N points uniform in the ball of radius 1/2 about (1/2, ..., 1/2) in R^T, shape (N, T, 1)."""
+        u = rng.standard_normal((N, self.T))
+        u /= np.linalg.norm(u, axis=1, keepdims=True)
+        r = rng.uniform(0.0, 1.0, (N, 1)) ** (1.0 / self.T)
+        return (0.5 + 0.5 * r * u)[:, :, None]
 
     def spanning_points(self, t: int) -> list[np.ndarray] | None:
         """Length-t sequences of the support whose affine hull contains the whole length-t support (so an
@@ -109,7 +123,7 @@ class Support:
         linear in the inputs that is <= 0 at every vertex is <= 0 on the whole box."""
         lo, hi = self.token_box()
         free = self.free_coordinates()
-        if self.kind in ("cut", "antidiag") or 2 ** (len(free) * t) > limit:
+        if self.kind in ("cut", "antidiag", "ball") or 2 ** (len(free) * t) > limit:
             return np.zeros((0, t, self.n))
         out = []
         for bits in range(2 ** (len(free) * t)):
