@@ -166,8 +166,11 @@ def certify(problem: Any, learned: Sequence[str], X: np.ndarray, dps: int) -> tu
 def candidates(problem: Any, theta: np.ndarray, tol: mp.mpf) -> Iterator[list[str]]:
     """Short rational versions of a fitted learner, fewest digits first: each entry snapped to the true
     parameter where they agree to the fit's precision (same layout only), the rest rounded; then plain
-    rounding. Deduplicated; cheap numeric screening is left to the caller."""
+    rounding; each followed by its exact re-solution onto the zero-risk set where the family offers one
+    (``project_zero_risk``: training equations linear in some parameters once others are fixed).
+    Deduplicated; cheap numeric screening is left to the caller."""
     true = [str(v) for v in problem.theta_true]
+    project = getattr(problem.learned, "project_zero_risk", None)
     same = len(true) == len(theta)
     seen: set[tuple[str, ...]] = set()
     for digits in DIGITS:
@@ -177,6 +180,9 @@ def candidates(problem: Any, theta: np.ndarray, tol: mp.mpf) -> Iterator[list[st
             variants.append([t if abs(mp.mpf(v) - MP.convert(t)) <= max(tol, mp.mpf(10) ** -(digits + 2))
                              else r for v, t, r in zip(theta, true, rounded)])
         variants.append(rounded)
+        if project is not None:
+            variants += [p for v in list(variants)
+                         if (p := project(v, problem.true, true, problem.support, problem.lengths))]
         for cand in variants:
             key = tuple(cand)
             if key not in seen:

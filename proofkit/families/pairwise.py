@@ -1,10 +1,13 @@
-"""Pairwise sums with a residual: logit at position t = ``A (sum_{j<=t} W p(x_t, x_j) + E x_t)``.
+"""Pairwise sums with a residual: logit at position t = ``A (sum_{j<=t} W p(x_t, x_j) + E x_t) (+ a)``.
 
 ``p`` is a fixed feature map of a pair of tokens (query ``a = x_t``, key ``b = x_j``): every monomial
 ``a^alpha b^beta`` of total degree <= ``degree`` in the 2n coordinates (the constant included), so the
-pair map ``psi(a, b) = W p(a, b)`` is any polynomial pair map of that degree. ``E`` is the residual:
-the k x n identity (``E x_t = x_t`` when k = n), or absent (``residual=False``). The sum includes the
-diagonal j = t. Logits are the pre-activation readout; the readout activation is applied by the problem.
+pair map ``psi(a, b) = W p(a, b)`` is any polynomial pair map of that degree; with ``knots`` also the
+key hinges ``max(b_i - kappa, 0)^2`` (C^1, one per knot and key coordinate, after the monomials), the
+search family for pair maps that differ from a polynomial only past a knot. ``E`` is the residual:
+the k x n identity (``E x_t = x_t`` when k = n), or absent (``residual=False``); ``a`` an optional
+readout bias. The sum includes the diagonal j = t. Logits are the pre-activation readout; the readout
+activation is applied by the problem.
 
 Linear in the learned parameters: with the features fixed, the logit is linear in ``(A, G = A W)``
 (``G sum_j p(x_t, x_j) + A E x_t``). Zero risk on a support whose length-t sections have interior is
@@ -12,18 +15,20 @@ then an exact linear statement: the polynomial ``h - f`` in the tokens vanishes 
 of its monomial coefficients (integer combinations of the entries of ``A - A_f`` and ``G - G_f``) is 0.
 :func:`coefficient_rows` writes those equations in exact integers (:mod:`proofkit.certify_pairwise`).
 
-The Jacobian in ``(A, W)`` is exact (bilinear model), written through ``ops`` like the model.
+The Jacobian in ``(A, a, W)`` is exact (bilinear model), written through ``ops`` like the model.
 """
 
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from ..backend import FLOAT64, Ops
 from .base import Family
+from .deepsets import _hinge2
 
 
 def monomials(n: int, degree: int) -> list[tuple[int, ...]]:
@@ -43,19 +48,31 @@ def swap_exponent(e: tuple[int, ...]) -> tuple[int, ...]:
 
 
 class PairwiseSum(Family):
-    """Parameters A (m x k) and W (k x F), F = number of monomials of degree <= ``degree`` in 2n
-    variables. ``basis_degree`` (>= degree): the monomial basis in which :meth:`relation_symbols`
-    reports ``W`` (zero-padded), so that two families of different degrees compare entry by entry."""
+    """Parameters A (m x k), the readout bias a (m, only with ``readout_bias``) and W (k x F), F = the
+    number of monomials of degree <= ``degree`` in 2n variables plus n per knot (key hinges).
+    ``basis_degree`` (>= degree): the monomial basis in which :meth:`relation_symbols` reports ``W``
+    (zero-padded), so that two families of different degrees compare entry by entry."""
 
     name = "pairwise_sum"
 
     def __init__(self, n: int = 2, k: int = 2, m: int = 2, degree: int = 2, residual: bool = True,
-                 basis_degree: int | None = None) -> None:
+                 basis_degree: int | None = None, knots: tuple[Fraction, ...] = (),
+                 readout_bias: bool = False) -> None:
         self.n, self.k, self.m, self.degree, self.residual = n, k, m, degree, residual
         self.basis_degree = max(degree, basis_degree or degree)
         self.exponents = monomials(n, degree)
-        self.F = len(self.exponents)
-        self.layout = {"A": (m, k), "W": (k, self.F)}
+        self.knots = tuple(Fraction(kn) for kn in knots)
+        self.hinges = [(kn, i) for kn in self.knots for i in range(n)]  # (knot, key coordinate)
+        self.readout_bias = readout_bias
+        self.F = len(self.exponents) + len(self.hinges)
+        self.layout = {"A": (m, k)} | ({"a": (m,)} if readout_bias else {}) | {"W": (k, self.F)}
+
+    def feature_names(self) -> list[str]:
+        """p's entries in column order (a = query, b = key)."""
+        from ..certify_pairwise import monomial_name
+
+        return ([monomial_name(e, self.n) for e in self.exponents]
+                + [f"max(b{i} - {kn}, 0)^2" for kn, i in self.hinges])
 
     # ------------------------------------------------------------------ features
     def features(self, a: np.ndarray, b: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
@@ -79,6 +96,7 @@ class PairwiseSum(Family):
                 term = (np.ones(z.shape[:-1]) if ops.name == "float64"
                         else np.full(z.shape[:-1], one, dtype=object))
             cols.append(term)
+        cols += [_hinge2(b[..., i], kn, ops) for kn, i in self.hinges]
         return np.stack(cols, axis=-1)
 
     def pooled(self, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
@@ -105,10 +123,13 @@ class PairwiseSum(Family):
         return u + self._residual_input(X, ops) if self.residual else u
 
     def logits(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
-        return self.inner(theta, X, ops) @ self.unpack(theta)["A"].T
+        p = self.unpack(theta)
+        z = self.inner(theta, X, ops) @ p["A"].T
+        return z + p["a"] if self.readout_bias else z
 
     def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
-        """d logit_r / d A[r', i] = [r = r'] u_i (u = W S + E x_t); d logit_r / d W[i, s] = A[r, i] S_s."""
+        """d logit_r / d A[r', i] = [r = r'] u_i (u = W S + E x_t); d logit_r / d a[r'] = [r = r'];
+        d logit_r / d W[i, s] = A[r, i] S_s."""
         p = self.unpack(theta)
         N = X.shape[0]
         m, k, F = self.m, self.k, self.F
@@ -119,36 +140,47 @@ class PairwiseSum(Family):
         dA = ops.zeros((N, m, m * k))
         for r in range(m):
             dA[:, r, r * k : (r + 1) * k] = u
+        blocks = [dA]
+        if self.readout_bias:
+            da = ops.zeros((N, m, m))
+            for r in range(m):
+                da[:, r, r] = ops.convert(1)
+            blocks.append(da)
         dW = p["A"][None, :, :, None] * S[:, None, None, :]  # (N, m, k, F)
-        return np.concatenate([dA, dW.reshape(N, m, k * F)], axis=2)
+        return np.concatenate(blocks + [dW.reshape(N, m, k * F)], axis=2)
 
     # ------------------------------------------------------------------ objects relations name
     def basis(self) -> list[tuple[int, ...]]:
         return monomials(self.n, self.basis_degree)
 
     def padded_W(self, W: np.ndarray, ops: Ops) -> np.ndarray:
-        """W in the monomial basis of ``basis_degree`` (zero columns for the monomials it lacks)."""
+        """W in the monomial basis of ``basis_degree`` (zero columns for the monomials it lacks), then
+        the columns of its hinges with a knot below 1 (the others vanish on [0,1]^{2n})."""
         index = {e: i for i, e in enumerate(self.exponents)}
         cols = []
         for e in self.basis():
             cols.append(W[:, index[e]] if e in index else ops.zeros((W.shape[0],)))
+        cols += [W[:, len(self.exponents) + h] for h, (kn, _) in enumerate(self.hinges) if kn < 1]
         return np.stack(cols, axis=1)
 
     def relation_symbols(self, theta: np.ndarray, ops: Ops) -> dict[str, np.ndarray]:
-        """``A``, ``W`` (coefficients of psi in the monomial basis of ``basis_degree``: psi = phi on any
-        set with interior iff these are equal, monomials being linearly independent functions) and
-        ``Wswap`` (the coefficients of psi(b, a): query and key exchanged)."""
+        """``A``, ``W`` (coefficients of psi in the monomial basis of ``basis_degree``, then the hinges
+        with a knot below 1: psi = phi on [0,1]^{2n} iff these are equal, the features being linearly
+        independent functions there and the other hinges 0) and ``Wswap`` (the coefficients of
+        psi(b, a): query and key exchanged; a key hinge swaps to a query hinge, outside the class, so
+        its columns are 0)."""
         p = self.unpack(theta)
         W = self.padded_W(p["W"], ops)
         basis = self.basis()
         index = {e: i for i, e in enumerate(basis)}
-        Wswap = np.stack([W[:, index[swap_exponent(e)]] for e in basis], axis=1)
-        return {"A": p["A"], "W": W, "Wswap": Wswap}
+        cols = [W[:, index[swap_exponent(e)]] for e in basis]
+        cols += [ops.zeros((W.shape[0],)) for _ in range(W.shape[1] - len(basis))]
+        return {"A": p["A"], "W": W, "Wswap": np.stack(cols, axis=1)}
 
     def linear_parts(self, theta: np.ndarray) -> dict[str, Any]:
-        """The model in its linear coordinates: logit = G S + R x_t with G = A W (m x F, columns in
-        the order of ``exponents``) and R = A E (m x n; zero without the residual). Arrays in theta's
-        own backend (object arrays of balls stay balls)."""
+        """The model in its linear coordinates: logit = G S + R x_t + a with G = A W (m x F, columns in
+        the order of ``exponents`` then ``hinges``), R = A E (m x n; zero without the residual) and a the
+        bias (zero without one). Arrays in theta's own backend (object arrays of balls stay balls)."""
         p = self.unpack(theta)
         A = p["A"]
         G = A @ p["W"]
@@ -157,7 +189,25 @@ class PairwiseSum(Family):
         if self.residual:
             for i in range(min(self.k, self.n)):
                 R[:, i] = A[:, i]
-        return {"exponents": list(self.exponents), "G": G, "R": R}
+        a = p["a"] if self.readout_bias else np.full(self.m, zero, dtype=A.dtype)
+        return {"exponents": list(self.exponents), "hinges": list(self.hinges), "G": G, "R": R, "a": a}
+
+    # ------------------------------------------------------------------ exact zero risk
+    def exact_zero_risk(self, learned: list[str], true: Family, true_params: list[str], support: Any,
+                        lengths: list[int], activation: str, X: np.ndarray) -> tuple[bool, str]:
+        """Exact certificate that the learner (exact decimals or p/q) has zero risk on every training
+        sequence and differs from f at X (:func:`proofkit.pairwise_zero_risk.certify`)."""
+        from ..pairwise_zero_risk import certify
+
+        return certify(self, learned, true, true_params, support, lengths, activation, X)
+
+    def project_zero_risk(self, learned: list[str], true: Family, true_params: list[str], support: Any,
+                          lengths: list[int]) -> list[str] | None:
+        """The rounded learner re-solved onto the exact zero-risk set of the training equations, or None
+        (:func:`proofkit.pairwise_zero_risk.project`)."""
+        from ..pairwise_zero_risk import project
+
+        return project(self, learned, true, true_params, support, lengths)
 
     # ------------------------------------------------------------------ symmetry
     def gauge_tangent(self, theta: np.ndarray) -> np.ndarray:
@@ -171,7 +221,10 @@ class PairwiseSum(Family):
             for b in range(self.k):
                 Xi = np.zeros((self.k, self.k))
                 Xi[a, b] = 1.0
-                cols.append(self.pack({"A": -p["A"] @ Xi, "W": Xi @ p["W"]}))
+                d = {"A": -p["A"] @ Xi, "W": Xi @ p["W"]}
+                if self.readout_bias:
+                    d["a"] = np.zeros(self.m)
+                cols.append(self.pack(d))
         return np.array(cols).T
 
     def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:

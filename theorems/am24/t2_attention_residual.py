@@ -10,13 +10,22 @@ coefficients of h - f, a polynomial in the tokens vanishing on a set with interi
 learner of this class generalizes" is decided exactly (proofkit.certify_pairwise): the claim
 'every zero-risk learner generalizes (exact)'. Identification relations are then parameter identities:
 psi = phi on [0,1]^{2n} iff W = V (monomials are linearly independent functions).
+
+``family=hinge`` adds key hinges max(b_i - kappa, 0)^2 at the knots 2T/(2T+1) and 1 to the pair map
+(the search family for the ReLU readout and for test tokens past the box, as for Theorem 1), with the
+true model B[r, r mod n] = 1, phi_i(a, b) = 1 - (T + 3/2) b_i: every training sequence whose coordinate
+i = r mod n passes 2T/(2T+1) at some token has logit_f,r <= t - T <= 0. ``readout_bias``: sigma(A (sum psi + x_i) + a), the true model with
+a bias too. Counterexamples of this class are certified exactly (proofkit.pairwise_zero_risk).
 """
+
+from fractions import Fraction
 
 import numpy as np
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
 from proofkit import certify_pairwise as cp
+from proofkit.activation import is_injective
 from proofkit.families.pairwise import PairwiseSum, monomials
 from proofkit.instances import seeded_matrix
 from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
@@ -37,6 +46,7 @@ from proofkit.support import SUPPORTS, Support
 from proofkit.verdict import Verdict
 
 m, n, kt, F = Symbol("m"), Symbol("n"), Symbol("kt"), Symbol("F")
+a_bias = MatrixSymbol("a", m, 1)
 # the statement's own symbols: activations of omega and rho, positions, the last token, supports
 omega, rho_act = sp.Function("omega"), Symbol("rho")
 i_pos, j_pos = Symbol("i", integer=True, positive=True), Symbol("j", integer=True, positive=True)
@@ -49,6 +59,14 @@ Vs = MatrixSymbol("Vswap", n, F)  # phi(b, a): query and key exchanged
 
 # the default true model (values chosen here; the paper fixes none): n = m = 2, degree 2 (15 monomials)
 B_INST = [[1.0, 0.3], [-0.4, 0.8]]
+BIAS_INST = [0.1, -0.2, 0.3]  # the true readout bias (first m entries), with readout_bias
+HINGE = {"family": "hinge", "n": 1, "m": 1, "learned_dim": 1}  # the structured search family, smallest
+
+
+def knots(p):
+    """Key-hinge knots of the hinge family: 2T/(2T+1) (past it every training logit of the true hinge
+    instance is <= 0) and 1 (the training token box's upper end); none for the polynomial family."""
+    return (Fraction(2 * p["T"], 2 * p["T"] + 1), Fraction(1)) if p["family"] == "hinge" else ()
 
 
 def _true_V(n_, degree):
@@ -63,8 +81,20 @@ def _true_B(m_, n_):
 
 
 def true_params(p):
-    blocks = [_true_B(p["m"], p["n"]), _true_V(p["n"], p["true_degree"])]
-    return [repr(float(v)) for b in blocks for v in np.ravel(b)]
+    fam = true_family(p)
+    if p["family"] == "hinge":  # B[r, r mod n] = 1, phi_i(a, b) = 1 - (T + 3/2) b_i, hinges 0
+        B_ = np.zeros((p["m"], p["n"]))
+        V_ = np.zeros((p["n"], fam.F))
+        for r in range(p["m"]):
+            B_[r, r % p["n"]] = 1.0
+        for i in range(p["n"]):
+            V_[i, 0] = 1.0
+            V_[i, fam.exponents.index(tuple(int(v == p["n"] + i) for v in range(2 * p["n"])))] = -(p["T"] + 1.5)
+    else:
+        B_ = _true_B(p["m"], p["n"])
+        V_ = np.concatenate([_true_V(p["n"], p["true_degree"]), np.zeros((p["n"], len(fam.hinges)))], 1)
+    bias = [np.array(BIAS_INST[: p["m"]])] if p["readout_bias"] else []
+    return [repr(float(v)) for b in [B_] + bias + [V_] for v in np.ravel(b)]
 
 
 def _basis(p):
@@ -72,11 +102,13 @@ def _basis(p):
 
 
 def learned_family(p):
-    return PairwiseSum(p["n"], p["learned_dim"], p["m"], p["degree"], p["residual"], _basis(p))
+    return PairwiseSum(p["n"], p["learned_dim"], p["m"], p["degree"], p["residual"], _basis(p), knots(p),
+                       p["readout_bias"])
 
 
 def true_family(p):
-    return PairwiseSum(p["n"], p["n"], p["m"], p["true_degree"], p["residual"], _basis(p))
+    return PairwiseSum(p["n"], p["n"], p["m"], p["true_degree"], p["residual"], _basis(p), knots(p),
+                       p["readout_bias"])
 
 
 def _pinned(p):
@@ -86,43 +118,60 @@ def _pinned(p):
 
 # ----------------------------------------------------------------------------- exact claim
 def every_zero_risk_learner(p):
-    """Every zero-risk learner of the class (polynomial pair maps of degree <= D) generalizes: the
-    kernel of the integer system of zero training risk (per output row, in the linear coordinates
-    (G, R) = (A W, A E)) is annihilated by the equations of every length t >= 1."""
+    """Every zero-risk learner of the class (polynomial pair maps of degree <= D, with the hinge
+    family also key hinges) generalizes: the kernel of the exact system of zero training risk (per
+    output row, in the linear coordinates (G, R, a) = (A W, A E, a)) is annihilated by the equations of
+    every length t >= 1. Zero risk is equality of the logits, so only for an injective readout."""
+    if not is_injective(p["activation"]):
+        return (Verdict.INCONCLUSIVE, "not injective",
+                f"the {p['activation']} readout is not injective: zero risk does not make the logits equal "
+                "where both are dead, so the exact linear system does not describe the zero-risk set "
+                "(falsify searches this variant)")
     fam_h, fam_f = learned_family(p), true_family(p)
     T = p["T"]
     train = list(range(1, T + 1)) if p["supervision"] == "ALL" else [T]
-    theta = np.asarray(true_params(p), dtype=object)
-    Bm = np.array([[sp.Rational(v) for v in row] for row in theta[: p["m"] * p["n"]].reshape(p["m"], p["n"])])
-    Vm = np.array([[sp.Rational(v) for v in row]
-                   for row in theta[p["m"] * p["n"]:].reshape(p["n"], fam_f.F)])
-    G = Bm @ Vm
-    rows = [(list(G[r]), list(Bm[r]) if p["residual"] else []) for r in range(p["m"])]
-    an = cp.analyse(fam_h.exponents, fam_f.exponents, rows, p["n"], p["residual"], p["residual"], train,
-                    _pinned(p))
-    where = (f"supervised lengths {train}; {an.equations} monomial equations in {an.unknowns} unknowns per "
-             f"output row (G = A W on {fam_h.F} monomials of degree <= {p['degree']}"
-             + (f", R = A E on {p['n']} residual entries" if p["residual"] else "") + ")")
+    ch, cf = cp.Columns.of(fam_h), cp.Columns.of(fam_f)
+    rows = [[v for v in row] for row in _true_rows(p, fam_f)]
+    hi = [Fraction(0) if i in _pinned(p) else Fraction(1) for i in range(p["n"])]
+    test_hi = [v * Fraction(str(p["test_scale"])) for v in hi]
+    an = cp.analyse(ch, cf, [[row] for row in rows], p["n"], train_lengths=train, pinned=_pinned(p), hi=hi,
+                    test_hi=test_hi)
+    extra = ([f"{len(fam_h.hinges)} key hinges"] if fam_h.hinges else []) + \
+        ([f"R = A E on {p['n']} residual entries"] if p["residual"] else []) + \
+        (["the bias a"] if p["readout_bias"] else [])
+    where = (f"supervised lengths {train}; {an.equations} equations in {an.unknowns} unknowns per output "
+             f"row (G = A W on {len(fam_h.exponents)} monomials of degree <= {p['degree']}"
+             + "".join(", " + e for e in extra) + ")")
     if not an.feasible:
         return (Verdict.INCONCLUSIVE, "infeasible",
                 f"no learner of the class has zero risk ({where}): f is not realizable here")
     scope = (f"lengths 1..{an.lengths[-1]} checked exactly; the length-t equations are affine in t "
-             "(key-token rows fixed, x_t-only rows = diagonal + (t - 1) key-free + residual), so this "
-             "covers every length t >= 1")
+             "(key-token rows fixed, x_t-only rows = diagonal + (t - 1) key-free + residual + bias), so "
+             "this covers every length t >= 1")
     if an.failures:
         t, v = an.failures[0]
         lengths = sorted({t for t, _ in an.failures})
         return (Verdict.REFUTED, f"zero-risk set dim {p['m'] * an.dim}",
-                f"exact (integer arithmetic): zero-risk set of dimension {p['m']} x {an.dim} ({where}); "
-                f"the direction dG, dR = {cp.describe_direction(v, fam_h.exponents, p['n'])} (added to "
-                f"any output row of the true (G, R)) keeps zero training risk and changes the logit at "
-                f"lengths {lengths} on every open set of tokens; realized in the class by W = A^-1 G for "
-                "A = B + (a small multiple of dR) invertible")
+                f"exact (rational arithmetic): zero-risk set of dimension {p['m']} x {an.dim} ({where}); "
+                f"the direction dG, dR, da = {cp.describe_direction(v, ch, p['n'])} (added to "
+                f"any output row of the true (G, R, a)) keeps zero training risk and changes the logit at "
+                f"lengths {lengths} on every open set of test tokens; realized in the class by W = A^-1 G "
+                "for A = B + (a small multiple of dR) invertible")
+    box = "the token box" + (f" (test tokens past T in [0, {p['test_scale']:g}]^n)"
+                             if p["test_scale"] != 1.0 else "")
     return (Verdict.CERTIFIED, f"zero-risk set dim {p['m'] * an.dim}",
-            f"exact (integer arithmetic): zero-risk set of dimension {p['m']} x {an.dim} ({where}) and "
+            f"exact (rational arithmetic): zero-risk set of dimension {p['m']} x {an.dim} ({where}) and "
             f"every zero-risk direction leaves every length unchanged ({scope}); so every zero-risk learner "
-            "of this class equals f on every sequence with tokens in the support's token box (length and "
-            "compositional generalization)")
+            f"of this class equals f on every sequence with tokens in {box} (length and compositional "
+            "generalization)")
+
+
+def _true_rows(p, fam_f):
+    """Per output row, the true unknowns (G, R, a) in the order of certify_pairwise.Columns, exactly."""
+    theta = np.asarray([sp.Rational(v) for v in true_params(p)], dtype=object)
+    parts = fam_f.linear_parts(theta)
+    return [list(parts["G"][r]) + (list(parts["R"][r]) if p["residual"] else [])
+            + ([parts["a"][r]] if p["readout_bias"] else []) for r in range(p["m"])]
 
 
 # ----------------------------------------------------------------------------- sympy steps
@@ -235,11 +284,23 @@ THEOREM = Theorem(
               "[0,1]^{2n}), cut cube (sum <= cut_frac*n*T) or subspace (tokens (s, 0, ..., 0))",
               choices=SUPPORTS),
         Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
+        Param("family", str, "poly", "pair maps: poly (every monomial of degree <= D) or hinge (also the "
+              "key hinges max(b_i - kappa, 0)^2 at the knots 2T/(2T+1) and 1; the true model "
+              "B[r, r mod n] = 1, phi_i(a, b) = 1 - (T + 3/2) b_i)", choices=("poly", "hinge")),
+        Param("readout_bias", bool, False, "readout sigma(A (sum psi + x_i) + a) with a bias (the true "
+              "model gets one too)"),
+        Param("test_scale", float, 1.0, "test tokens past T drawn from [0, test_scale]^n",
+              min=0.0, max=100.0),
     )),
     assumptions=(
         Assumption("A3.injective", "omega, rho are perceptrons with a bijective (injective) activation",
-                   lambda p: p["activation"] != "relu", {"activation": "relu"},
+                   lambda p: p["activation"] != "relu", {"activation": "relu", **HINGE},
+                   note="searched in the hinge family: a key hinge past 2T/(2T+1), where every training "
+                        "logit of the true hinge instance is <= 0 (derived here, not in the paper)",
                    predicate=sp.And(Injective(Symbol("omega")), Injective(rho_act))),
+        Assumption("A3.bias-free", "omega is a bias-free perceptron sigma(A .), as the proof's (24) uses",
+                   lambda p: not p["readout_bias"], {"readout_bias": True},
+                   predicate=Eq(a_bias, sp.ZeroMatrix(m, 1), evaluate=False)),
         Assumption("A3.residual", "the residual x_i enters inside the readout (Assumption 3)",
                    lambda p: p["residual"], {"residual": False},
                    note="the paper's paragraph after eq. (34): without it, A psi = B phi (linear "
@@ -256,6 +317,12 @@ THEOREM = Theorem(
                    note="the cut cube keeps a joint support with interior but no full pair support",
                    predicate=sp.Implies(sp.Ne(i_pos, j_pos), Eq(supp(Symbol("(X_i, X_j)")), pair_cube,
                                                                 evaluate=False))),
+        Assumption("H1.test-support", "supp(X_i, X_j) = [0,1]^{2n} also at positions beyond T (the "
+                   "theorem's i != j in {1, ..., infinity}): test tokens in [0,1]^n",
+                   lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0, **HINGE},
+                   note="searched in the hinge family: a key hinge max(b - 1, 0)^2 past the training box",
+                   predicate=sp.Implies(sp.Gt(i_pos, T_len), Eq(supp(Symbol("(X_i, X_j)")), pair_cube,
+                                                               evaluate=False))),
         Assumption("A2", "supp(X_{<=i}) is regular closed for every i <= T",
                    lambda p: p["support"] != "subspace", {"support": "subspace"},
                    note="the subspace support (s, 0, ..., 0) has no interior; its test tokens stay on the "
@@ -272,7 +339,7 @@ THEOREM = Theorem(
         learned=learned_family,
         true=true_family,
         true_params=true_params,
-        support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"]),
+        support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"], p["test_scale"]),
         learned_symbols={"A": A, "W": W},
         true_symbols={"A": B, "W": V, "Wswap": Vs},
     ),
