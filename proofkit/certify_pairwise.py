@@ -154,7 +154,7 @@ def analyse(learned: Sequence[tuple[int, ...]] | Columns, true: Sequence[tuple[i
     labels_h, Eh = system(ch, n, train_lengths, pinned=pinned, hi=hi)
     feasible = True
     for blocks in true_rows:
-        target = _true_rhs(cf, train_lengths, pinned, hi, [v for b in blocks for v in b], labels_h)
+        target = true_rhs(cf, train_lengths, pinned, hi, [v for b in blocks for v in b], labels_h)
         if target is None or Eh.rank() != Eh.row_join(target).rank():
             feasible = False
             break
@@ -184,7 +184,7 @@ def coefficients(cols: Columns, values: Sequence[Any], t: int, pinned: Sequence[
     return out
 
 
-def _true_rhs(cols: Columns, lengths: Sequence[int], pinned: Sequence[int], hi: Sequence[Any] | None,
+def true_rhs(cols: Columns, lengths: Sequence[int], pinned: Sequence[int], hi: Sequence[Any] | None,
               values: Sequence[Any], labels_h: list[tuple[int, Key]]) -> sp.Matrix | None:
     """The true model's coefficients at the learned system's rows (None when the true model has a
     monomial the learned system has no row for: not realizable)."""

@@ -179,7 +179,7 @@ def project(learned: Any, theta: Sequence[str], true: Any, true_theta: Sequence[
     _, piv_cols = E[:, free].rref()
     G, bias = [], []
     for r in range(learned.m):
-        target = cp._true_rhs(cf, lengths, pinned, hi, rows_f[r], labels)
+        target = cp.true_rhs(cf, lengths, pinned, hi, rows_f[r], labels)
         if target is None:
             return None
         u = sp.Matrix([sp.Rational(v.numerator, v.denominator) for v in rows_h[r]])
