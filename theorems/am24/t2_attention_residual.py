@@ -14,8 +14,9 @@ psi = phi on [0,1]^{2n} iff W = V (monomials are linearly independent functions)
 ``family=hinge`` adds key hinges max(b_i - kappa, 0)^2 at the knots 2T/(2T+1) and 1 to the pair map
 (the search family for the ReLU readout and for test tokens past the box, as for Theorem 1), with the
 true model B[r, r mod n] = 1, phi_i(a, b) = 1 - (T + 3/2) b_i: every training sequence whose coordinate
-i = r mod n passes 2T/(2T+1) at some token has logit_f,r <= t - T <= 0. ``readout_bias``: sigma(A (sum psi + x_i) + a), the true model with
-a bias too. Counterexamples of this class are certified exactly (proofkit.pairwise_zero_risk).
+i = r mod n passes 2T/(2T+1) at some token has logit_f,r <= t - T <= 0. ``readout_bias``:
+sigma(A (sum psi + x_i) + a), the true model with a bias too. Counterexamples of this class are certified
+exactly (proofkit.pairwise_zero_risk).
 """
 
 from fractions import Fraction
@@ -89,7 +90,8 @@ def true_params(p):
             B_[r, r % p["n"]] = 1.0
         for i in range(p["n"]):
             V_[i, 0] = 1.0
-            V_[i, fam.exponents.index(tuple(int(v == p["n"] + i) for v in range(2 * p["n"])))] = -(p["T"] + 1.5)
+            key_i = tuple(int(v == p["n"] + i) for v in range(2 * p["n"]))  # the monomial b_i
+            V_[i, fam.exponents.index(key_i)] = -(p["T"] + 1.5)
     else:
         B_ = _true_B(p["m"], p["n"])
         V_ = np.concatenate([_true_V(p["n"], p["true_degree"]), np.zeros((p["n"], len(fam.hinges)))], 1)
@@ -298,7 +300,7 @@ THEOREM = Theorem(
                    note="searched in the hinge family: a key hinge past 2T/(2T+1), where every training "
                         "logit of the true hinge instance is <= 0 (derived here, not in the paper)",
                    predicate=sp.And(Injective(Symbol("omega")), Injective(rho_act))),
-        Assumption("A3.bias-free", "omega is a bias-free perceptron sigma(A .), as the proof's (24) uses",
+        Assumption("A3.bias-free", "omega is a bias-free perceptron sigma(A .), as substituted in (25)",
                    lambda p: not p["readout_bias"], {"readout_bias": True},
                    predicate=Eq(a_bias, sp.ZeroMatrix(m, 1), evaluate=False)),
         Assumption("A3.residual", "the residual x_i enters inside the readout (Assumption 3)",
