@@ -3,9 +3,11 @@
 The sampled test suites (TS-L: lengths beyond T; TS-C: products of token marginals at t <= T) give the
 evidence at samples; a ball bound that covers every sequence of the named lengths with tokens in the
 support box turns it into a certificate of that bound, and, for families linear in their inputs with
-a stable learner, of every length t >= 1. A sampled gap refutes only when it survives the fit error
-(a ball evaluation at the fitted parameters widened to the fit's distance to an exact zero-risk
-learner); an amplified fit error is inconclusive, never a refutation.
+a stable learner, of every length t >= 1 (a readout bias adds its constant difference to the bound).
+Besides random tokens the suites hold the corner sequences and the adversarial ones of
+:mod:`proofkit.adversarial` (sparse, repeated, vertex, facet and kink inputs). A sampled gap refutes
+only when it survives the fit error (a ball evaluation at the fitted parameters widened to the fit's
+distance to an exact zero-risk learner); an amplified fit error is inconclusive, never a refutation.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ import numpy as np
 
 from . import activation as act
 from . import certify
+from .adversarial import adversarial_sequences
 from .backend import ARB, MP, mp_abs_max
 from .certify_features import sum_bound
 from .certify_pairwise import sum_bound as pairwise_sum_bound
+from .families import Family
 from .problem import Problem
 from .spec import Generalization
 from .support import corner_sequences, test_lengths
@@ -25,17 +29,34 @@ from .tolerances import REFUTE_MARGIN, SEARCH_GAP, ZERO_TOL, fmt
 from .verdict import Verdict
 
 
-def test_sequences(p: Problem, kind: str, rng: np.random.Generator) -> list[np.ndarray]:
-    """TS-L (lengths beyond T, per-token marginal tokens) or TS-C (t <= T, product tokens, corners)."""
+def test_sequences(p: Problem, kind: str, rng: np.random.Generator,
+                   theta: np.ndarray | None = None) -> list[np.ndarray]:
+    """TS-L (lengths beyond T, per-token marginal tokens) or TS-C (t <= T, product tokens), each length
+    with the corner and the adversarial sequences (kink inputs of the true model and, given ``theta``,
+    of the learned one)."""
     lengths = test_lengths(p.T) if kind == "length" else list(range(1, p.T + 1))
+    models = [(p.true, p.theta_true)] + ([(p.learned, theta)] if theta is not None else [])
     out = []
     for L in lengths:
         N = 6 if L <= 100 else 2
         if kind == "compositional":
             N = 2 * p.n_per_length // max(1, p.T)
         out.append(np.concatenate([p.support.tokens(rng, (N, L), beyond=kind == "length"),
-                                   corner_sequences(p.support, L)]))
+                                   corner_sequences(p.support, L),
+                                   adversarial_sequences(p.support, L, models, seed=p.seed)]))
     return out
+
+
+def bias_gap(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_f: np.ndarray, dps: int) -> mp.mpf:
+    """Ball upper bound of max |a_h - a_f| over the readout biases (``offset``; a family without one
+    has none): the constant that a bound on the token-dependent part of the logits leaves out."""
+    pairs = ((fam_h, th_h), (fam_f, th_f))
+    if not any(hasattr(fam, "offset") for fam, _ in pairs):
+        return mp.mpf(0)
+    with certify.arb_precision(dps):
+        parts = [certify.to_arb(fam.offset(th)) if hasattr(fam, "offset") else certify.to_arb(np.zeros(fam.m))
+                 for fam, th in pairs]
+        return max(certify.upper(v) for v in parts[0] - parts[1])
 
 
 def sampled_gap(p: Problem, theta: np.ndarray, seqs: list[np.ndarray]) -> tuple[mp.mpf, np.ndarray | None]:
@@ -75,7 +96,7 @@ def decide(claim: Generalization, p: Problem, theta: np.ndarray, ball_theta: np.
            ) -> tuple[Verdict, str, str, str]:
     """(verdict, residual, how, domain words) for one generalization claim at the fitted learner.
     ``minimal``: (family, parameters) of an exactly equivalent minimal part, for the all-length bound."""
-    seqs = test_sequences(p, claim.kind, rng)
+    seqs = test_sequences(p, claim.kind, rng, theta)
     with mp.workdps(p.dps):
         worst, X = sampled_gap(p, theta, seqs)
     count = sum(len(s) for s in seqs)
@@ -102,14 +123,16 @@ def decide(claim: Generalization, p: Problem, theta: np.ndarray, ball_theta: np.
         hi_box = hi_box * p.support.test_scale
     bound_tokens = np.maximum(np.abs(lo_box), np.abs(hi_box))
     box = "[" + ", ".join(f"{a:g}..{b:g}" for a, b in zip(lo_box, hi_box)) + "]"
+    bias = bias_gap(p.learned, theta, p.true, p.true_theta(MP), p.dps)
+    bias_words = f", plus the readout bias difference {fmt(bias)}" if hasattr(p.learned, "offset") else ""
     if claim.kind == "length" and p.injective:
         fam, th = minimal if minimal is not None else (p.learned, theta)
         allt = certify.markov_all_lengths_bound(fam, th, p.true, p.true_theta(MP), bound_tokens, p.dps)
-        if allt is not None and allt[0] <= ZERO_TOL:
+        if allt is not None and allt[0] + bias <= ZERO_TOL:
             return (Verdict.CERTIFIED, fmt(worst),
-                    f"ball bound {fmt(allt[0])} on sup|logit_h - logit_f| over every length t >= 1 and "
-                    f"every sequence with tokens in {box} (Markov parameters j < {allt[1]} plus "
-                    f"geometric tails); sampled max {fmt(worst)} ({sampled})",
+                    f"ball bound {fmt(allt[0] + bias)} on sup|logit_h - logit_f| over every length t >= 1 "
+                    f"and every sequence with tokens in {box} (Markov parameters j < {allt[1]} plus "
+                    f"geometric tails{bias_words}); sampled max {fmt(worst)} ({sampled})",
                     f"every length t >= 1, tokens in {box}")
     sb = sum_bound(p.learned, theta, p.true, p.true_theta(MP), lo_box, hi_box, longest, p.dps)
     if sb is None:  # families linear in their parameters with fixed features (pairwise sums)
@@ -121,10 +144,11 @@ def decide(claim: Generalization, p: Problem, theta: np.ndarray, ball_theta: np.
     bound = certify.markov_sup_bound(p.learned, theta, p.true, p.true_theta(MP), longest, bound_tokens,
                                      p.dps)
     # every readout here is 1-Lipschitz, so the logit bound also bounds the outputs
-    if bound is not None and bound <= ZERO_TOL:
+    if bound is not None and bound + bias <= ZERO_TOL:
         return (Verdict.CERTIFIED, fmt(worst),
-                f"ball bound {fmt(bound)} on sup|logit_h - logit_f| over every sequence of length <= "
-                f"{longest} with tokens in {box} (Markov parameters); not beyond length {longest}",
+                f"ball bound {fmt(bound + bias)} on sup|logit_h - logit_f| over every sequence of length "
+                f"<= {longest} with tokens in {box} (Markov parameters{bias_words}); not beyond length "
+                f"{longest}",
                 f"every length t <= {longest}, tokens in {box}")
     return (Verdict.CONFIRMED, fmt(worst), f"max relative gap {fmt(worst)} <= {fmt(ZERO_TOL)} at "
             f"{count} samples ({sampled}); no bound covers the continuum",

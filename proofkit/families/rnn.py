@@ -19,6 +19,9 @@ from .. import activation as act
 from ..backend import FLOAT64, Ops
 from .base import Family
 
+#: activation -> its kinks (points where it is not differentiable)
+KINKS = {"relu": (0.0,)}
+
 
 class VanillaRNN(Family):
     """Parameters A (m x k), Lam (k x k), B (k x n); hidden activation ``sigma`` (a name)."""
@@ -76,6 +79,31 @@ class VanillaRNN(Family):
         for r in range(m):
             dA[:, r, r * k : (r + 1) * k] = h
         return np.concatenate([dA, A @ dL, A @ dB], axis=2)
+
+    def kink_sequences(self, theta: np.ndarray, t: int, support: Any) -> np.ndarray:
+        """Length-t sequences that put one hidden unit's pre-activation at a kink of sigma (ReLU: 0),
+        for the adversarial test suites (:mod:`proofkit.adversarial`): for each unit r and each position
+        j (last, middle, first), tokens at the box's upper corner before j, a token x_j of the box with
+        (Lam h_{j-1} + B x_j)_r = kink (solved in float64, so the pre-activation is the kink up to
+        rounding, ~1e-16 relative), tokens at the lower corner after j. Units and positions where no
+        token of the box reaches the kink are skipped; a smooth sigma has no kinks (empty result)."""
+        from ..adversarial import positions, solve_in_box
+
+        kinks = KINKS.get(self.sigma, ())
+        p = {key: np.array([[float(v) for v in row] for row in block])
+             for key, block in self.unpack(np.asarray(theta, dtype=object)).items()}
+        lo, hi = support.token_box()
+        out = []
+        for j in positions(t):
+            h = np.zeros(self.k)
+            for _ in range(j):
+                h = act.apply(self.sigma, p["Lam"] @ h + p["B"] @ hi, FLOAT64)
+            for r in range(self.k):
+                for kink in kinks:
+                    x = solve_in_box((p["Lam"] @ h)[r] - kink, p["B"][r], lo, hi)
+                    if x is not None:
+                        out.append(np.vstack([np.tile(hi, (j, 1)), x[None], np.tile(lo, (t - j - 1, 1))]))
+        return np.array(out).reshape(-1, t, self.n)
 
     def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
         """The only symmetries used here are discrete (permutations of hidden units; signs too for an

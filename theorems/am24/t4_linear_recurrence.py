@@ -6,6 +6,7 @@ import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
 from proofkit.families import LinearRecurrence
+from proofkit.families.biased import with_readout_bias
 from proofkit.instances import seeded_matrix, spectral_shrink, with_rank_drop
 from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
 from proofkit.predicates import R_ALL, Injective
@@ -40,6 +41,8 @@ SpanningSupport = predicate("SpanningSupport", "Assumption 8 (rank part): for so
 # the default 2x2 true model (parameter value "INST-SSM-1"); "nonpositive": A = -I, B = I, Lam = I/2, whose
 # logits are <= 0 on [0,1]^n, where a ReLU readout is not injective
 INST = {"A": [[1.5, -0.7], [0.4, 1.2]], "Lam": [[0.6, -0.3], [0.2, 0.5]], "B": [[1.0, 0.5], [-0.3, 0.8]]}
+# the true readout bias of the readout_bias variant (first n entries)
+BIAS = [0.3, -0.2, 0.1, -0.4]
 
 
 def true_params(p):
@@ -58,7 +61,14 @@ def true_params(p):
         mats["Lam"] = with_rank_drop(mats["Lam"], axis=1)
     if p["true_B"] == "singular":
         mats["B"] = with_rank_drop(mats["B"], axis=0)
-    return [repr(float(v)) for key in ("A", "Lam", "B") for v in np.ravel(mats[key])]
+    bias = BIAS[:size] if p["readout_bias"] else []
+    return [repr(float(v)) for key in ("A", "Lam", "B") for v in np.ravel(mats[key])] + list(map(repr, bias))
+
+
+def family(p, k):
+    """The linear recurrence of state dimension k, with a readout bias in the readout_bias variant."""
+    fam = LinearRecurrence(p["n"], k, p["n"])
+    return with_readout_bias(fam) if p["readout_bias"] else fam
 
 
 def _sym(name):
@@ -179,6 +189,8 @@ THEOREM = Theorem(
         Param("support", str, "iid", "training support: iid U[0,1]^n tokens, cut cube (sum <= cut_frac*n*T) "
               "or subspace (tokens (s, 0, ..., 0))", choices=SUPPORTS),
         Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
+        Param("readout_bias", bool, False, "readout sigma(A h_t + a) with a bias, true model too (a variant "
+              "not in the paper; true a = (0.3, -0.2, 0.1, -0.4)[:n])"),
     )),
     assumptions=(
         Assumption("A5.injective", "the readout activation is injective (sigmoid)",
@@ -207,8 +219,8 @@ THEOREM = Theorem(
                    predicate=Eq(R_ALL(T_len), 0)),
     ),
     setup=Setup(
-        learned=lambda p: LinearRecurrence(p["n"], p["learned_dim"], p["n"]),
-        true=lambda p: LinearRecurrence(p["n"], p["n"], p["n"]),
+        learned=lambda p: family(p, p["learned_dim"]),
+        true=lambda p: family(p, p["n"]),
         true_params=true_params,
         support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"]),
         learned_symbols={"A": At, "Lam": Lt, "B": Bt},

@@ -14,6 +14,7 @@ import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
 from proofkit.families import VanillaRNN
+from proofkit.families.biased import with_readout_bias
 from proofkit.instances import seeded_matrix, spectral_shrink, with_rank_drop
 from proofkit.params import Param, ParamSpace, param_T
 from proofkit.predicates import R_ALL, NonEmptyInterior, supp
@@ -43,6 +44,8 @@ sigma_f, u, X_1 = sp.Function("sigma"), Symbol("u", real=True), Symbol("X_1")
 # INST-RNN-1, the default 2x2 true model
 INST = {"A": [[1.5, -0.7], [0.4, 1.2]], "Lam": [[0.6, -0.8], [0.5, 0.3]], "B": [[2.0, 0.5], [-1.0, 1.5]]}
 ACTIVATIONS = ("sigmoid", "tanh", "softplus", "relu")
+# the true readout bias of the readout_bias variant (first n entries)
+BIAS = [0.3, -0.2, 0.1, -0.4]
 
 
 def true_params(p):
@@ -55,7 +58,14 @@ def true_params(p):
                 "B": seeded_matrix(30 + size, (size, size), 2.0)}
     if p["true_A"] == "singular":
         mats["A"] = with_rank_drop(mats["A"], axis=1)
-    return [repr(float(v)) for key in ("A", "Lam", "B") for v in np.ravel(mats[key])]
+    bias = BIAS[:size] if p["readout_bias"] else []
+    return [repr(float(v)) for key in ("A", "Lam", "B") for v in np.ravel(mats[key])] + list(map(repr, bias))
+
+
+def family(p, k):
+    """The RNN of hidden dimension k, with a readout bias in the readout_bias variant."""
+    fam = VanillaRNN(p["n"], k, p["n"], sigma=p["activation"])
+    return with_readout_bias(fam) if p["readout_bias"] else fam
 
 
 # ----------------------------------------------------------------------------- sympy steps
@@ -156,6 +166,20 @@ def tanh_signs():
     return [sp.tanh(-y) + sp.tanh(y), _sigmoid(-y) + _sigmoid(y) - 1]
 
 
+SIGN = sp.Matrix([[1, 0], [0, -1]])  # a signed permutation: unit 2 flips sign
+
+
+def signed_step(f=sp.tanh):
+    """The full RNN step under a signed permutation S = diag(1, -1) (generic 2x2 A, Lam, B, h, x):
+    A S f(S^T Lam S (S^T h) + S^T B x) - A f(Lam h + B x), the learner A~ = A S, Lam~ = S^T Lam S,
+    B~ = S^T B, h~ = S^T h. Zero for an odd f (tanh: S f(S^T z) = f(z)); for the sigmoid the flipped
+    unit gives sigmoid(-z) = 1 - sigmoid(z), not -sigmoid(z)."""
+    Ag, Lg, Bg = _sym("a", 2, 2), _sym("l", 2, 2), _sym("b", 2, 2)
+    hk, x = _vec("h", 2), _vec("x", 2)
+    lhs = Ag * SIGN * _map(f, SIGN.T * Lg * SIGN * (SIGN.T * hk) + SIGN.T * Bg * x)
+    return lhs - Ag * _map(f, Lg * hk + Bg * x)
+
+
 def mixed_partial(printed=False):
     """S4: d^2 sigma(v1 y1 + v2 y2) / dy1 dy2 = v1 v2 sigma''(s) (generic sigma), while
     d^2 (u1 sigma(y1) + u2 sigma(y2)) / dy1 dy2 = 0; and sigmoid'' = sigma (1 - sigma)(1 - 2 sigma), zero
@@ -196,6 +220,8 @@ THEOREM = Theorem(
         Param("support", str, "iid", "training support: iid U[0,1]^n tokens, cut cube (sum <= cut_frac*n*T) "
               "or subspace (tokens (s, 0, ..., 0))", choices=SUPPORTS),
         Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
+        Param("readout_bias", bool, False, "output sigma(A h_t + a) with a bias, true model too (a variant "
+              "not in the paper; true a = (0.3, -0.2, 0.1, -0.4)[:n])"),
     )),
     assumptions=(
         Assumption("A6.sigmoid", "sigma is the sigmoid (recurrence and readout)",
@@ -216,8 +242,8 @@ THEOREM = Theorem(
                    predicate=sp.Ge(T_len, 2)),
     ),
     setup=Setup(
-        learned=lambda p: VanillaRNN(p["n"], p["learned_dim"], p["n"], sigma=p["activation"]),
-        true=lambda p: VanillaRNN(p["n"], p["n"], p["n"], sigma=p["activation"]),
+        learned=lambda p: family(p, p["learned_dim"]),
+        true=lambda p: family(p, p["n"]),
         true_params=true_params,
         support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"]),
         learned_symbols={"A": At, "Lam": Lt, "B": Bt},
@@ -265,6 +291,14 @@ THEOREM = Theorem(
         SymbolicStep("tanh: signs may flip", "identification", "Assumption 6 (sigma = sigmoid)",
                      "tanh(-y) = -tanh(y) (u = v = -1 solves the scalar lemma for tanh); "
                      "sigmoid(-y) + sigmoid(y) = 1", tanh_signs),
+        SymbolicStep("tanh: the RNN step commutes with a signed permutation", "identification",
+                     "Assumption 6 (sigma = sigmoid); why tanh needs signed permutations",
+                     "A S tanh(S^T Lam S (S^T h) + S^T B x) = A tanh(Lam h + B x) for S = diag(1, -1) "
+                     "(generic 2x2 A, Lam, B, h, x)", signed_step),
+        SymbolicStep("sigmoid: the RNN step with a signed permutation", "identification",
+                     "Assumption 6 (sigma = sigmoid); why sigmoid keeps permutations",
+                     "A S sigmoid(S^T Lam S (S^T h) + S^T B x) = A sigmoid(Lam h + B x) for S = diag(1, -1) "
+                     "(generic 2x2 A, Lam, B, h, x)", lambda: signed_step(_sigmoid)),
         SymbolicStep("(51) as printed: prod u_i", "identification", "(51)",
                      "d^2 sigmoid(v1 y1 + v2 y2)/dy1 dy2 = u1 u2 sigmoid''(s)",
                      lambda: mixed_partial(printed=True)),
@@ -301,6 +335,8 @@ THEOREM = Theorem(
         "S6 (56) as corrected: A~ h~_j = A h_j": Verdict.CERTIFIED,
         "S7 degree <= p - 1": Verdict.CERTIFIED,
         "tanh: signs may flip": Verdict.CERTIFIED,
+        "tanh: the RNN step commutes with a signed permutation": Verdict.CERTIFIED,
+        "sigmoid: the RNN step with a signed permutation": Verdict.REFUTED,  # sigmoid is not odd
         "(51) as printed: prod u_i": Verdict.REFUTED,
         "degree p as printed": Verdict.REFUTED,
         "(53) as printed: Pi Lam Pi^T": Verdict.REFUTED,

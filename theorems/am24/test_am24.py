@@ -165,3 +165,42 @@ def test_t1_a2_is_searched_now():
     the search says so with its effort (theorems/am24/test_t1_drops.py holds the full outcome)."""
     f = falsified("AM24.T1", ["A2"])
     assert not f.found and "not searchable" not in f.how and f.effort
+
+
+def test_t4_readout_bias_keeps_the_all_length_certificate():
+    # logit A h_t + a (true model too): the all-length Markov bound plus the constant bias difference;
+    # the check's parameter ball is the estimated fit error (the Markov equations' existence proof does
+    # not pin the bias), so refutations there are uncertified
+    r = checked("AM24.T4", {"readout_bias": True})
+    length = r.claim("length generalization")
+    assert length.verdict == Verdict.CERTIFIED and "readout bias difference" in length.how, length.how
+    for name in ("compositional generalization", "A~^-1 A = B~ B^-1", "Lam~ = C Lam C^-1", "h~_t = C h_t"):
+        assert r.claim(name).verdict == Verdict.CERTIFIED, r.claim(name).how
+    printed = r.claim("B~ = B C (as printed)")
+    assert printed.verdict == Verdict.REFUTED and "uncertified" in printed.how
+
+
+def test_t4_readout_bias_threshold_is_still_two():
+    f1 = falsified("AM24.T4", [], {"readout_bias": True, "T": 1})
+    assert f1.found and f1.certified and "readout biases equal" in f1.how, f1.how
+    f2 = falsified("AM24.T4", [], {"readout_bias": True})
+    assert not f2.found and f2.verdict == Verdict.CONFIRMED, f2.how
+
+
+def test_t4_biased_certificates_pin_the_bias_exactly():
+    import numpy as np
+
+    from proofkit.backend import MP
+    from proofkit.falsify import certify_exact, certify_model
+    from proofkit.problem import build_problem
+
+    thm = registry.get("AM24.T4")
+    p = build_problem(thm, thm.params.resolve({"readout_bias": True, "T": 1}), seed=0, dps=60)
+    learned = [str(v) for v in p.theta_true]
+    learned[4] = "0.73"  # Lam~[0, 0] = Lam[0, 0] + 0.13: no length-1 sequence sees it
+    X = np.ones((2, 2))
+    ok, how = certify_model(p, MP.asarray(np.asarray(learned, dtype=object)), X, 60)  # Krawczyk route
+    assert ok and "Krawczyk" in how and "readout bias set to the true one exactly" in how, how
+    assert certify_exact(p, learned, X)[0]
+    wrong = learned[:-1] + ["-0.19"]  # equal Markov parameters, a different bias: no zero-risk learner
+    assert not certify_exact(p, wrong, X)[0]

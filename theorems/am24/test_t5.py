@@ -98,3 +98,31 @@ def test_relations_between_different_dimensions_are_undefined_not_a_crash():
     r = checked("AM24.T5", {"learned_dim": 3})
     rel = [c for c in r.claims if c.name.startswith("A~ = A P")][0]
     assert rel.verdict == Verdict.INCONCLUSIVE and "at these dimensions" in rel.how
+
+
+def test_signed_permutation_commutes_with_the_tanh_step_not_the_sigmoid_step():
+    # why the group is the signed permutations for tanh: S tanh(S^T z) = tanh(z) for S = diag(1, -1),
+    # while the sigmoid's flipped unit leaves sigmoid(z) + sigmoid(-z) = 1 behind (refuted at a rational
+    # point)
+    r = checked(TID)
+    assert r.claim("tanh: the RNN step commutes with a signed permutation").verdict == Verdict.CERTIFIED
+    sig = r.claim("sigmoid: the RNN step with a signed permutation")
+    assert sig.verdict == Verdict.REFUTED and "excludes 0" in sig.how, sig.how
+
+
+def test_readout_bias_identified_up_to_permutation():
+    r = checked(TID, {"readout_bias": True})
+    for name in P_RELATIONS[:3]:
+        assert r.claim(name).verdict == Verdict.CERTIFIED, r.claim(name).how
+    assert r.claim("length generalization").verdict == Verdict.CONFIRMED
+
+
+def test_readout_bias_one_length_is_a_certified_counterexample():
+    f = falsified(TID, [], {"readout_bias": True, "T": 1})
+    assert f.found and f.certified and "zero risk proven symbolically" in f.how, f.how
+
+
+@pytest.mark.slow
+def test_readout_bias_two_lengths_search_empty():
+    f = falsified(TID, [], {"readout_bias": True})
+    assert not f.found and f.verdict == Verdict.CONFIRMED, f.how
