@@ -1,0 +1,256 @@
+"""One-layer, one-head limit transformers at finite precision, evaluated exactly.
+
+The forward pass of Izzo, Nichani & Lee 2025, Sec. 3.1, at the last position N = |x| (the output their
+Theorem 4.1 compares)::
+
+    y_j = E[x_j] + P[j mod Delta]                         positions j = 1..N
+    a_j = y_j^T K^T Q y_N + phi(N - j)          phi at offsets 0..tau (tau-local, translation-invariant)
+    s_j = N^(a_j - a*)  (a* = max_j a_j), flushed to 0 where s_j <= 2^-p
+    Y   = y_N + sum_j s_j V y_j / sum_j s_j
+    out = U (Y + B psi(A Y + b))
+
+Parameters are rationals, so logits and gaps are exact; a surviving term ``N^-g`` is rational when g is an
+integer (or N a perfect power) and is otherwise evaluated with mpmath at a stated precision, while the
+flush itself is always decided by the integer comparison of :mod:`proofkit.limit.flush`. Every
+:class:`Evaluation` says which arithmetic produced it. ``scope='all'`` also flushes every intermediate
+scalar of absolute value <= 2^-p (normalized weights, weighted values, pre-activations, outputs): the
+literal "during each intermediate computation" of the paper, next to the default that flushes the
+softmax terms only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import mpmath as mp
+import numpy as np
+
+from ..errors import InputError
+from . import flush
+
+ACTIVATIONS = ("relu", "heaviside", "identity")
+SCOPES = ("terms", "all")
+Matrix = tuple[tuple[Fraction, ...], ...]
+
+
+def rational_matrix(rows: Sequence[Sequence[Any]], name: str) -> Matrix:
+    """A matrix of exact rationals from ints, Fractions or decimal strings (never floats: their binary
+    value is rarely the number meant)."""
+    out = []
+    for r in rows:
+        row = []
+        for v in r:
+            if isinstance(v, float):
+                raise InputError(name, "ints, Fractions or decimal strings (exact), not floats", v)
+            try:
+                row.append(Fraction(v))
+            except (TypeError, ValueError, ZeroDivisionError):
+                raise InputError(name, "rational entries", v) from None
+        out.append(tuple(row))
+    if len({len(r) for r in out}) > 1:
+        raise InputError(name, "rows of equal length", [len(r) for r in out])
+    return tuple(out)
+
+
+def _fro(M: Matrix) -> float:
+    return float(np.sqrt(sum(float(v) ** 2 for r in M for v in r)))
+
+
+def _mv(M: Matrix, v: Sequence[Any]) -> list[Any]:
+    return [sum((a * b for a, b in zip(row, v)), Fraction(0)) for row in M]
+
+
+def _dot(u: Sequence[Any], v: Sequence[Any]) -> Any:
+    return sum((a * b for a, b in zip(u, v)), Fraction(0))
+
+
+@dataclass(frozen=True)
+class LimitTransformer:
+    """A one-layer, one-head limit transformer with rational parameters.
+
+    ``E``: token -> d-vector; ``P``: Delta positional vectors (``P[r]`` is p_j for j = r mod Delta);
+    ``phi``: the bias at offsets 0..tau (offset k = N - j; 0 beyond tau); ``K``, ``Q`` (d_k x d), ``V``
+    (d x d), MLP ``A`` (h x d), ``b`` (h), ``B`` (d x h) with activation ``psi``, readout ``U`` (m x d).
+    """
+
+    E: dict[str, tuple[Fraction, ...]]
+    P: Matrix
+    K: Matrix
+    Q: Matrix
+    V: Matrix
+    phi: tuple[Fraction, ...] = (Fraction(0),)
+    A: Matrix = ()
+    b: tuple[Fraction, ...] = ()
+    B: Matrix = ()
+    U: Matrix = ()
+    psi: str = "relu"
+    name: str = field(default="model", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.psi not in ACTIVATIONS:
+            raise InputError("psi", "one of " + ", ".join(ACTIVATIONS), self.psi)
+        d = self.d
+        if not self.E or any(len(v) != d for v in self.E.values()):
+            raise InputError("E", f"a non-empty map token -> vector of length {d}", None)
+        if not self.P or any(len(v) != d for v in self.P):
+            raise InputError("P", f"Delta >= 1 positional vectors of length {d}", len(self.P))
+        for nm, M, cols in (("K", self.K, d), ("Q", self.Q, d), ("V", self.V, d), ("A", self.A, d),
+                            ("U", self.U, d)):
+            if any(len(r) != cols for r in M):
+                raise InputError(nm, f"rows of length d = {d}", [len(r) for r in M])
+        if len(self.K) != len(self.Q):
+            raise InputError("K, Q", "the same number of rows", (len(self.K), len(self.Q)))
+        if len(self.V) != d or len(self.b) != len(self.A) or any(len(r) != len(self.A) for r in self.B) \
+                or (self.A and len(self.B) != d):
+            raise InputError("V, A, b, B", "V d x d, A h x d, b of length h, B d x h", None)
+        if not self.U:
+            raise InputError("U", "a readout with at least one row", None)
+        if not self.phi:
+            raise InputError("phi", "values at offsets 0..tau (tau >= 0)", self.phi)
+
+    @property
+    def d(self) -> int:
+        return len(next(iter(self.E.values()))) if self.E else 0
+
+    @property
+    def alphabet(self) -> tuple[str, ...]:
+        return tuple(self.E)
+
+    @property
+    def Delta(self) -> int:
+        return len(self.P)
+
+    @property
+    def tau(self) -> int:
+        return len(self.phi) - 1
+
+    def y(self, token: str, j: int) -> list[Fraction]:
+        """The input vector E[token] + p_j at position j (1-based)."""
+        if token not in self.E:
+            raise InputError("x", "tokens of the alphabet " + ",".join(self.alphabet), token)
+        return [e + q for e, q in zip(self.E[token], self.P[j % self.Delta])]
+
+    def bias(self, offset: int) -> Fraction:
+        """phi at key offset k = query - key (tau-local: 0 beyond tau)."""
+        return self.phi[offset] if offset <= self.tau else Fraction(0)
+
+    def logit(self, query: str, i: int, key: str, j: int) -> Fraction:
+        """a_{i,j} = y_j^T K^T Q y_i + phi(i - j), exact."""
+        return _dot(_mv(self.K, self.y(key, j)), _mv(self.Q, self.y(query, i))) + self.bias(i - j)
+
+    def logits(self, x: Sequence[str]) -> list[Fraction]:
+        """The last query's logits over keys j = 1..N."""
+        N = len(x)
+        return [self.logit(x[-1], N, x[j - 1], j) for j in range(1, N + 1)]
+
+    def lipschitz_L(self) -> float:
+        """The paper's L for this model: max_s ||A||_F ||B||_F ||V E_s|| (Theorem 4.1), in float64."""
+        return max(_fro(self.A) * _fro(self.B) * float(np.linalg.norm([float(v) for v in _mv(self.V, e)]))
+                   for e in self.E.values())
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The output at the last position and how it was computed.
+
+    ``arithmetic``: ``exact`` (rationals throughout) or ``mpmath`` (some surviving term N^-g irrational;
+    ``dps`` digits); the flushes are integer decisions either way. ``survivors``: positions (1-based)
+    whose softmax term survived; ``argmax``: positions with the largest logit; ``hardmax``: the surviving
+    terms are exactly the argmax set (the softmax is the uniform average over it)."""
+
+    out: tuple[Any, ...]
+    weights: tuple[Any, ...]
+    survivors: tuple[int, ...]
+    argmax: tuple[int, ...]
+    arithmetic: str
+    dps: int | None = None
+
+    @property
+    def hardmax(self) -> bool:
+        return self.survivors == self.argmax
+
+
+def _act(psi: str, z: Any) -> Any:
+    if psi == "relu":
+        return z if z > 0 else z * 0
+    if psi == "heaviside":
+        return (z * 0 + 1) if z > 0 else z * 0
+    return z
+
+
+def evaluate(model: LimitTransformer, x: Sequence[str], p: int | None, *, rule: str = "inclusive",
+             scope: str = "terms", dps: int = 60) -> Evaluation:
+    """The model's output at the last position of ``x`` at ``p`` bits (None: infinite precision)."""
+    if scope not in SCOPES:
+        raise InputError("scope", "one of " + ", ".join(SCOPES), scope)
+    N = len(x)
+    if N < 1:
+        raise InputError("x", "a non-empty string", "")
+    a = model.logits(x)
+    top = max(a)
+    gaps = [top - v for v in a]
+    argmax = tuple(j + 1 for j, g in enumerate(gaps) if g == 0)
+    kept = [j for j, g in enumerate(gaps) if p is None or not flush.term_flushed(N, g, p, rule)]
+    exact_terms = {j: flush.term_value(N, gaps[j]) for j in kept}
+    if all(v is not None for v in exact_terms.values()):
+        terms, arithmetic, used_dps = exact_terms, "exact", None
+    else:
+        mp.mp.dps = dps
+        terms = {j: mp.power(N, -mp.mpf(gaps[j].numerator) / gaps[j].denominator) for j in kept}
+        arithmetic, used_dps = "mpmath", dps
+    eps = Fraction(1, 2**p) if p is not None and scope == "all" else None
+
+    def cut(v: Any) -> Any:
+        return v * 0 if eps is not None and abs(v) <= eps else v
+
+    total = sum(terms.values())
+    weights = [cut(terms[j] / total) if j in terms else Fraction(0) for j in range(N)]
+    yN = model.y(x[-1], N)
+    Y = list(yN)
+    for j in kept:
+        vj = _mv(model.V, model.y(x[j], j + 1))
+        Y = [cut(Yc + cut(weights[j] * vc)) for Yc, vc in zip(Y, vj)]
+    if model.A:
+        hidden = [cut(_act(model.psi, cut(z + bb))) for z, bb in zip(_mv(model.A, Y), model.b)]
+        Y = [cut(Yc + r) for Yc, r in zip(Y, _mv(model.B, hidden))]
+    out = tuple(cut(v) for v in _mv(model.U, Y))
+    return Evaluation(out, tuple(weights), tuple(j + 1 for j in kept), argmax, arithmetic, used_dps)
+
+
+def screen_float64(model: LimitTransformer, X: np.ndarray, p: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """The float64 screen over a batch of equal-length strings (token indices, shape (S, N)): outputs
+    (S, m) and a boolean mask of rows where some softmax term sits within 1e-9 (relative, in the exponent)
+    of the flush boundary, i.e. where float64 cannot decide the flush. A screen, never a verdict."""
+    S, N = X.shape
+    toks = model.alphabet
+    Emat = np.array([[float(v) for v in model.E[t]] for t in toks])
+    Pmat = np.array([[float(v) for v in r] for r in model.P])
+    K, Q, V, U = (np.array([[float(v) for v in r] for r in M]).reshape(len(M), model.d)
+                  for M in (model.K, model.Q, model.V, model.U))
+    pos = np.arange(1, N + 1) % model.Delta
+    Yin = Emat[X] + Pmat[pos][None, :, :]  # (S, N, d)
+    q = Yin[:, -1, :] @ Q.T  # (S, dk)
+    k = Yin @ K.T  # (S, N, dk)
+    a = np.einsum("snk,sk->sn", k, q)
+    offsets = N - np.arange(1, N + 1)
+    a = a + np.array([float(model.bias(int(o))) for o in offsets])[None, :]
+    gap = a.max(axis=1, keepdims=True) - a
+    expo = -gap * np.log(N)
+    s = np.exp(expo)
+    boundary = np.zeros(S, dtype=bool)
+    if p is not None:
+        thresh = -p * np.log(2.0)
+        boundary = (np.abs(expo - thresh) <= 1e-9 * max(1.0, abs(thresh))).any(axis=1)
+        s = np.where(expo <= thresh, 0.0, s)
+    w = s / s.sum(axis=1, keepdims=True)
+    Y = Yin[:, -1, :] + np.einsum("sn,snd->sd", w, Yin @ V.T)
+    if model.A:
+        A = np.array([[float(v) for v in r] for r in model.A])
+        B = np.array([[float(v) for v in r] for r in model.B])
+        z = Y @ A.T + np.array([float(v) for v in model.b])
+        h = {"relu": np.maximum(z, 0.0), "heaviside": (z > 0).astype(float), "identity": z}[model.psi]
+        Y = Y + h @ B.T
+    return Y @ U.T, boundary

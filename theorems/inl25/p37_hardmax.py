@@ -1,0 +1,221 @@
+"""INL25.P37: the hardmax lemma of Izzo, Nichani & Lee 2025 (Sec. 3.2, after the definition of the logit
+margin): for a tau-local, Delta-periodic, translation-invariant one-layer limit transformer at p bits
+(flush rule: after subtracting the largest logit, every softmax term of absolute value <= 2^-p is 0), every
+string of length N >= 2^(p/gamma(f)) is attended by a hardmax, the uniform average over its argmax keys.
+
+Everything here is exact: rational parameters, the flush decided by integer comparisons, and "for every
+string of every length N >= threshold" reduced to a finite computation (proofkit.limit.margin: beyond
+tau + 2 Delta positions the realizable logit pairs depend on N mod Delta only), cross-checked against
+brute force over every string in the tests. The claims run over the small models of proofkit.limit.zoo, each
+built so that one reading of the definitions matters; a verdict names the models it covers.
+
+Notation (the paper's p is also the ModPTask period and a probability vector; here p is only the bits
+of precision; its A is also the MLP matrix: here A is only the attention matrix of D3.4).
+"""
+
+from fractions import Fraction
+
+import sympy as sp
+
+from proofkit.limit import flush
+from proofkit.limit import margin as mg
+from proofkit.limit.model import evaluate
+from proofkit.limit.zoo import MODELS
+from proofkit.params import Param, ParamSpace
+from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
+from proofkit.verdict import Verdict
+
+N_, p_, g_ = sp.Symbol("N", integer=True, positive=True), sp.Symbol("p", positive=True), \
+    sp.Symbol("gamma", positive=True)
+Hardmax = predicate("Hardmax", "the flushed softmax at the last query equals the uniform average over "
+                               "the argmax keys, for every string of length N")
+Local = predicate("TauLocal", "phi(j, i) = 0 whenever i > j + tau")
+Periodic = predicate("DeltaPeriodic", "p_i = p_{i + Delta} for all i")
+TranslationInvariant = predicate("TranslationInvariant", "phi(j, i) = phi(j + t, i + t) for all t")
+FlushInclusive = predicate("FlushInclusive", "every softmax term of absolute value <= 2^-p is set to 0 "
+                                             "after the largest logit is subtracted")
+margin_of = function("gamma_f", "the logit margin of D3.6, over the logit sets of D3.5")
+
+
+def _models():
+    return {name: make() for name, make in MODELS.items()}
+
+
+def _lemma(p, variant, pairs, rule="inclusive"):
+    """Decide 'hardmax at every N >= 2^(p/gamma)' on every zoo model, gamma read as ``variant``/``pairs``."""
+    rows, bad = [], None
+    for name, m in _models().items():
+        g = mg.gamma(m, variant, pairs)
+        thr = flush.hardmax_length(p, g)  # the paper's N >= 2^(p/gamma), whatever the flush rule
+        onset = mg.hardmax_onset(m, p, thr, rule)
+        rows.append(f"{name}: gamma {g if g is not None else 'inf'}, 2^(p/gamma) -> N >= {thr}, hardmax "
+                    f"holds from N = {onset.from_N}")
+        if onset.failing and bad is None:
+            bad = (name, thr, onset, onset.witness)
+    scope = (f"p = {p}, flush rule '{rule}', gamma from the {variant} logit sets ({pairs} pairs); exact over "
+             f"every N and every string (slot reduction, integer flush decisions)")
+    if bad:
+        name, thr, onset, w = bad
+        return (Verdict.REFUTED, str(w.gap),
+                f"{scope}: fails on '{name}' at N = {', '.join(map(str, onset.failing))}"
+                f"{' ...' if len(onset.failing) >= 8 else ''} (threshold {thr}; holds from N = "
+                f"{onset.from_N}); {_witness_text(MODELS[name](), w, p, rule)}; models: " + "; ".join(rows))
+    return Verdict.CERTIFIED, "0", f"{scope}; on every zoo model: " + "; ".join(rows)
+
+
+WITNESS_CAP = 4096  # longest witness string spelled out and run through the exact forward pass
+
+
+def _witness_text(model, gap, p, rule):
+    """The witness of a failing length, checked by the exact forward pass where it is short enough."""
+    y, _, z1, _, z2 = gap.choice
+    head = f"at N = {gap.N} a sub-maximal key with gap {gap.gap} survives the flush"
+    if gap.N > WITNESS_CAP:
+        return (f"{head} (query {y}, maximal key {z1}, sub-maximal key {z2}, every other position at its "
+                f"lowest logit; a string of length {gap.N}, not spelled out)")
+    x = mg.witness_string(model, gap)
+    ev = evaluate(model, x, p, rule=rule)
+    if ev.hardmax:
+        raise AssertionError("witness does not fail")  # the slot analysis and the forward pass disagree
+    return (f"{head}: x = {''.join(x)}, terms kept at positions {list(ev.survivors)}, argmax "
+            f"{list(ev.argmax)} (exact forward pass)")
+
+
+def printed(p):
+    return _lemma(p["p"], "literal", "all")
+
+
+def prose(p):
+    return _lemma(p["p"], "completed", "max-vs-rest")
+
+
+def corrected(p):
+    return _lemma(p["p"], "completed", "all")
+
+
+def strict_rule(p):
+    return _lemma(p["p"], "completed", "all", rule="strict")
+
+
+def boundary(p):
+    """At N = 2^(p/gamma) exactly (gap-half: gamma = 1/2, N = 2^(2p)) the sub-maximal term equals 2^-p: it
+    is flushed under the inclusive rule, kept under a strict one."""
+    m, bits = MODELS["gap-half"](), p["p"]
+    N = 2 ** (2 * bits)
+    term = flush.term_value(N, Fraction(1, 2))
+    inclusive = flush.term_flushed(N, Fraction(1, 2), bits, "inclusive")
+    strict = flush.term_flushed(N, Fraction(1, 2), bits, "strict")
+    x = ("b",) * (N - 1) + ("a",)
+    ev = evaluate(m, x, bits)
+    ok = term == Fraction(1, 2**bits) and inclusive and not strict and ev.hardmax
+    return (Verdict.CERTIFIED if ok else Verdict.REFUTED, str(term),
+            f"gap-half, p = {bits}, N = {N}: N^-1/2 = {term} (= 2^-p: {term == Fraction(1, 2**bits)}), "
+            f"flushed inclusive {inclusive}, strict {strict}; forward pass on b^{N - 1}a: hardmax "
+            f"{ev.hardmax} ({ev.arithmetic})")
+
+
+def all_intermediates(p):
+    """With every intermediate quantity flushed (the literal 'during each intermediate computation'),
+    N >= 2^p tied keys give normalized weights 1/N <= 2^-p: they are flushed too and the attention output
+    is lost, so the output is not the argmax average."""
+    m, bits = MODELS["uniform"](), p["p"]
+    N = 2**bits
+    x = ("a",) * N
+    terms = evaluate(m, x, bits, scope="terms")
+    every = evaluate(m, x, bits, scope="all")
+    same = terms.out == every.out
+    show = (lambda ev: ", ".join(str(v) for v in ev.out))  # noqa: E731
+    return (Verdict.CONFIRMED if same else Verdict.REFUTED, f"{show(every)} vs {show(terms)}",
+            f"uniform model, x = a^{N} (N = 2^p, p = {bits}, every key tied): terms-only flush gives "
+            f"({show(terms)}) (the hardmax average), flushing every intermediate gives ({show(every)}) "
+            f"(weights 1/{N} <= 2^-p flushed); exact")
+
+
+def index_placement(p):
+    """D3.4 as printed pairs the key token with the query's position vector; does its gamma equal the
+    smallest gap a forward pass realizes?"""
+    rows, diff = [], []
+    for name, m in _models().items():
+        lit, fwd = mg.gamma(m, "literal"), mg.gamma(m, "forward")
+        stable = mg.stable_length(m)
+        gaps = (mg.realized_gap(m, N).gap for N in range(stable, stable + m.Delta))
+        seen = [g for g in gaps if g is not None]
+        obs = min(seen) if seen else None
+        rows.append(f"{name}: literal {lit}, forward-index {fwd}, realized {obs}")
+        if lit != obs:
+            diff.append(name)
+    v = Verdict.REFUTED if diff else Verdict.CERTIFIED
+    return v, ",".join(diff) or "0", ("exact, per zoo model (realized: the smallest gap over every long "
+                                      "string): " + "; ".join(rows))
+
+
+def control_half_exponent(p):
+    """Control: hardmax already at N >= 2^(p/(2 gamma)) (false: the gap-half term survives there)."""
+    m, bits = MODELS["gap-half"](), p["p"]
+    g = mg.gamma(m, "completed")
+    thr = flush.hardmax_length(bits, 2 * g)
+    onset = mg.hardmax_onset(m, bits, thr)
+    if onset.failing:
+        return (Verdict.REFUTED, str(onset.failing[0]),
+                f"gap-half, p = {bits}: N >= {thr} claimed, hardmax fails at N = {onset.failing[0]} (exact)")
+    return Verdict.CERTIFIED, "0", f"gap-half: holds from {thr} (exact)"
+
+
+def boundary_identity():
+    """(2^(p/gamma))^(-gamma) = 2^-p: the threshold is where a term of gap gamma equals 2^-p exactly."""
+    return (2 ** (p_ / g_)) ** (-g_) - 2 ** (-p_)
+
+
+THEOREM = Theorem(
+    id="INL25.P37",
+    title="Hardmax lemma: N >= 2^(p/gamma(f)) makes the flushed softmax a uniform average over the argmax",
+    paper=PaperRef("Izzo, Nichani & Lee 2025", "Sec. 3.2 (Definitions of A, the logit sets and gamma(f); "
+                   "the hardmax derivation)", "logit margin; s_j <= 2^-p", "izzo2025quantitative"),
+    params=ParamSpace((Param("p", int, 4, "bits of precision (flush threshold 2^-p)", min=1, max=8),)),
+    assumptions=(
+        Assumption("tau-local", "phi(j, i) = 0 for i > j + tau", predicate=Local(sp.Symbol("phi"))),
+        Assumption("Delta-periodic", "p_i = p_{i + Delta}", predicate=Periodic(sp.Symbol("p_i"))),
+        Assumption("translation-invariant", "phi(j, i) = phi(j + t, i + t)",
+                   predicate=TranslationInvariant(sp.Symbol("phi"))),
+        Assumption("flush-inclusive", "terms <= 2^-p (inclusive) are flushed after the max is subtracted",
+                   predicate=FlushInclusive(p_)),
+        Assumption("N-threshold", "N >= 2^(p/gamma(f))",
+                   predicate=sp.Ge(N_, 2 ** (p_ / margin_of(sp.Symbol("f"))))),
+    ),
+    conclusion=Hardmax(N_),
+    claims=(
+        Computed("P3.7 as printed (gamma from D3.4-D3.6)", "conclusion", "Sec. 3.2",
+                 "hardmax at every N >= 2^(p/gamma), gamma over the printed logit sets (key token with the "
+                 "query's position vector; offsets 0..tau only)", printed),
+        Computed("P3.7, gamma from every logit a forward pass can see", "corrected", "derived here",
+                 "hardmax at every N >= 2^(p/gamma), gamma over the forward pass's logits, far keys "
+                 "(offset > tau, no bias) included", corrected),
+        Computed("P3.7 with the prose reading of gamma (max vs rest)", "identification", "Sec. 3.2, prose "
+                 "after D3.6", "gamma = smallest gap between the set's maximum and another logit",
+                 prose),
+        Computed("D3.4 as printed gives the gap a forward pass realizes", "identification", "D3.4",
+                 "gamma(literal) = the smallest gap over every long string", index_placement),
+        Computed("boundary N = 2^(p/gamma): term = 2^-p, flushed (inclusive)", "proof-step", "Sec. 3.2",
+                 "N^-gamma = 2^-p at the threshold; '<=' flushes it, '<' would not", boundary),
+        Computed("P3.7 under a strict flush rule (< 2^-p)", "identification", "derived here",
+                 "hardmax at every N >= 2^(p/gamma) when only terms < 2^-p are flushed", strict_rule),
+        Computed("flushing every intermediate keeps the hardmax average", "identification",
+                 "Sec. 3.2, 'during each intermediate computation'",
+                 ">= 2^p tied keys: the output equals the argmax average", all_intermediates),
+        SymbolicStep("threshold identity (2^(p/gamma))^(-gamma) = 2^-p", "proof-step", "Sec. 3.2",
+                     "s_j <= exp(-(p log 2/gamma) gamma) = 2^-p", boundary_identity),
+        Computed("control: hardmax from N >= 2^(p/(2 gamma))", "control", "deliberately false",
+                 "half the exponent suffices", control_half_exponent),
+    ),
+    expect={
+        "P3.7 as printed (gamma from D3.4-D3.6)": Verdict.REFUTED,
+        "P3.7, gamma from every logit a forward pass can see": Verdict.CERTIFIED,
+        "P3.7 with the prose reading of gamma (max vs rest)": Verdict.REFUTED,
+        "D3.4 as printed gives the gap a forward pass realizes": Verdict.REFUTED,
+        "boundary N = 2^(p/gamma): term = 2^-p, flushed (inclusive)": Verdict.CERTIFIED,
+        "P3.7 under a strict flush rule (< 2^-p)": Verdict.REFUTED,
+        "flushing every intermediate keeps the hardmax average": Verdict.REFUTED,
+        "threshold identity (2^(p/gamma))^(-gamma) = 2^-p": Verdict.CERTIFIED,
+        "control: hardmax from N >= 2^(p/(2 gamma))": Verdict.REFUTED,
+    },
+)
