@@ -98,7 +98,7 @@ class KeyInteraction:
 
 def exact_gap(h: Model, f: Model, xs: Sequence[sp.Expr]) -> tuple[sp.Expr, bool]:
     """(h - f at xs, certified non-zero): sympy's exact value and its certified sign."""
-    gap = sp.nsimplify(0) + sp.simplify(h.value(xs) - f.value(xs))
+    gap = sp.simplify(h.value(xs) - f.value(xs))
     nonzero = bool(gap.is_nonzero) or (gap.is_zero is False)
     return gap, nonzero
 
@@ -197,10 +197,10 @@ def polytope_max(weights: Sequence[sp.Rational], cap: sp.Rational) -> sp.Rationa
         x = M.LUsolve(sp.Matrix([b for _, b in active]))
         if all(0 <= v <= 1 for v in x) and sum(x) <= cap:
             val = sum((w * v for w, v in zip(weights, x)), sp.Integer(0))
-            best = val if best is None else sp.Max(best, val)
+            best = val if best is None or val > best else best
     if best is None:
         raise ValueError("empty polytope")
-    return sp.nsimplify(best)
+    return best
 
 
 # ----------------------------------------------------------------------------- vector tokens

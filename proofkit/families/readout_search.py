@@ -85,8 +85,8 @@ def max_preactivation(p: Mapping[str, Any]) -> sp.Rational:
             val = polytope_max(w, cut_cap(T)) + (own if t > d else 0)
         else:  # box, sorted, cut + segment (the segment reaches every token 1): the box maximum
             val = sp.Integer(t - 1 + own)
-        best = sp.Max(best, val)
-    return sp.nsimplify(best)
+        best = val if val > best else best
+    return best
 
 
 def cut_cap(T: int) -> sp.Rational:
