@@ -212,6 +212,12 @@ THEOREM = Theorem(
         Assumption("A8", "some length-i training support (2 <= i <= T) spans R^{ni}",
                    lambda p: p["support"] != "subspace", {"support": "subspace"},
                    predicate=SpanningSupport(n, T_len)),
+        Assumption("A5.bias-free", "the readout has no bias: sigma(A h_t), as in (43)",
+                   lambda p: not p["readout_bias"], {"readout_bias": True},
+                   note="with a bias (true model too) lengths 1 and 2 still identify: T* = 2 "
+                        "(`scan --param T --set readout_bias=true`); the drop at T = 2 finds none",
+                   predicate=Eq(sp.MatrixSymbol("a", sp.Symbol("n"), 1), sp.ZeroMatrix(sp.Symbol("n"), 1),
+                                evaluate=False)),
         Assumption("T>=2", "labels up to length T >= 2", lambda p: p["T"] >= 2, {"T": 1},
                    predicate=sp.Ge(T_len, 2)),
         Assumption("ALL", "labels at every length 1..T (objective eq. 1)",

@@ -238,6 +238,12 @@ THEOREM = Theorem(
         Assumption("A6.square", "learned hidden dimension equals n (A~, Lam~, B~ in GL(n))",
                    lambda p: p["learned_dim"] == p["n"], {"learned_dim": 3},
                    predicate=Eq(sp.Symbol("ktilde"), sp.Symbol("n"))),
+        Assumption("A6.bias-free", "the readout has no bias: sigma(A h_t), as in (46)",
+                   lambda p: not p["readout_bias"], {"readout_bias": True},
+                   note="with a bias (true model too) lengths 1 and 2 still identify: T* = 2 "
+                        "(`scan --param T --set readout_bias=true`); the drop at T = 2 finds none",
+                   predicate=Eq(sp.MatrixSymbol("a", sp.Symbol("n"), 1), sp.ZeroMatrix(sp.Symbol("n"), 1),
+                                evaluate=False)),
         Assumption("T>=2", "labels up to length T >= 2", lambda p: p["T"] >= 2, {"T": 1},
                    predicate=sp.Ge(T_len, 2)),
     ),
