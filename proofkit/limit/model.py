@@ -16,6 +16,12 @@ flush itself is always decided by the integer comparison of :mod:`proofkit.limit
 scalar of absolute value <= 2^-p (normalized weights, weighted values, pre-activations, outputs): the
 literal "during each intermediate computation" of the paper, next to the default that flushes the
 softmax terms only.
+
+Departures from the paper's assumptions are explicit, serializable fields (never callables), so a model
+that breaks one assumption can be stored in a record and rebuilt: ``P_late`` (positional vectors used at
+positions j > ``N0``: not periodic), ``phi_far`` (bias at offsets beyond tau: not local), ``phi_late`` and
+``phi_late_const`` (bias added for queries i > ``N0`` only: not translation-invariant).
+:func:`to_dict` / :func:`from_dict` write and read a model as JSON-ready strings (fractions ``p/q``).
 """
 
 from __future__ import annotations
@@ -88,6 +94,11 @@ class LimitTransformer:
     U: Matrix = ()
     psi: str = "relu"
     name: str = field(default="model", compare=False)
+    N0: int = 0
+    P_late: Matrix = ()
+    phi_far: tuple[tuple[int, Fraction], ...] = ()
+    phi_late: tuple[Fraction, ...] = ()
+    phi_late_const: Fraction = Fraction(0)
 
     def __post_init__(self) -> None:
         if self.psi not in ACTIVATIONS:
@@ -110,6 +121,32 @@ class LimitTransformer:
             raise InputError("U", "a readout with at least one row", None)
         if not self.phi:
             raise InputError("phi", "values at offsets 0..tau (tau >= 0)", self.phi)
+        if not isinstance(self.N0, int) or self.N0 < 0:
+            raise InputError("N0", "a non-negative integer (switch-over length)", self.N0)
+        if any(len(v) != d for v in self.P_late):
+            raise InputError("P_late", f"positional vectors of length {d}", None)
+        if any(not isinstance(k, int) or k <= self.tau for k, _ in self.phi_far):
+            raise InputError("phi_far", f"(offset > tau = {self.tau}, value) pairs", self.phi_far)
+
+    @property
+    def periodic(self) -> bool:
+        """p_j = p_{j + Delta} for every j (no late positional vectors)."""
+        return not self.P_late or self.N0 == 0
+
+    @property
+    def local(self) -> bool:
+        """phi vanishes at every offset beyond tau."""
+        return all(v == 0 for _, v in self.phi_far)
+
+    @property
+    def translation_invariant(self) -> bool:
+        """phi depends on the offset only (no query-position switch)."""
+        return self.N0 == 0 or (all(v == 0 for v in self.phi_late) and self.phi_late_const == 0)
+
+    @property
+    def standard(self) -> bool:
+        """Periodic, local and translation-invariant: the paper's setting."""
+        return self.periodic and self.local and self.translation_invariant
 
     @property
     def d(self) -> int:
@@ -131,15 +168,22 @@ class LimitTransformer:
         """The input vector E[token] + p_j at position j (1-based)."""
         if token not in self.E:
             raise InputError("x", "tokens of the alphabet " + ",".join(self.alphabet), token)
-        return [e + q for e, q in zip(self.E[token], self.P[j % self.Delta])]
+        late = self.P_late and self.N0 and j > self.N0
+        pos = self.P_late[j % len(self.P_late)] if late else self.P[j % self.Delta]
+        return [e + q for e, q in zip(self.E[token], pos)]
 
-    def bias(self, offset: int) -> Fraction:
-        """phi at key offset k = query - key (tau-local: 0 beyond tau)."""
-        return self.phi[offset] if offset <= self.tau else Fraction(0)
+    def bias(self, offset: int, query: int | None = None) -> Fraction:
+        """phi at key offset k = query - key (tau-local: 0 beyond tau, unless ``phi_far`` says otherwise);
+        for a query position i > N0 (``query`` given) the late bias is added."""
+        out = self.phi[offset] if offset <= self.tau else Fraction(0)
+        out += sum((v for k, v in self.phi_far if k == offset), Fraction(0))
+        if query is not None and self.N0 and query > self.N0:
+            out += (self.phi_late[offset] if offset < len(self.phi_late) else 0) + self.phi_late_const
+        return out
 
     def logit(self, query: str, i: int, key: str, j: int) -> Fraction:
-        """a_{i,j} = y_j^T K^T Q y_i + phi(i - j), exact."""
-        return _dot(_mv(self.K, self.y(key, j)), _mv(self.Q, self.y(query, i))) + self.bias(i - j)
+        """a_{i,j} = y_j^T K^T Q y_i + phi(j, i), exact."""
+        return _dot(_mv(self.K, self.y(key, j)), _mv(self.Q, self.y(query, i))) + self.bias(i - j, i)
 
     def logits(self, x: Sequence[str]) -> list[Fraction]:
         """The last query's logits over keys j = 1..N."""
@@ -213,11 +257,18 @@ def evaluate(model: LimitTransformer, x: Sequence[str], p: int | None, *, rule: 
     for j in kept:
         vj = _mv(model.V, model.y(x[j], j + 1))
         Y = [cut(Yc + cut(weights[j] * vc)) for Yc, vc in zip(Y, vj)]
+    out = readout(model, Y, cut)
+    return Evaluation(out, tuple(weights), tuple(j + 1 for j in kept), argmax, arithmetic, used_dps)
+
+
+def readout(model: LimitTransformer, Y: Sequence[Any], cut: Any = None) -> tuple[Any, ...]:
+    """U (Y + B psi(A Y + b)) for the attention output Y (``cut``: the flush of every intermediate)."""
+    cut = cut or (lambda v: v)
+    Y = list(Y)
     if model.A:
         hidden = [cut(_act(model.psi, cut(z + bb))) for z, bb in zip(_mv(model.A, Y), model.b)]
         Y = [cut(Yc + r) for Yc, r in zip(Y, _mv(model.B, hidden))]
-    out = tuple(cut(v) for v in _mv(model.U, Y))
-    return Evaluation(out, tuple(weights), tuple(j + 1 for j in kept), argmax, arithmetic, used_dps)
+    return tuple(cut(v) for v in _mv(model.U, Y))
 
 
 def screen_float64(model: LimitTransformer, X: np.ndarray, p: int | None) -> tuple[np.ndarray, np.ndarray]:
@@ -232,11 +283,15 @@ def screen_float64(model: LimitTransformer, X: np.ndarray, p: int | None) -> tup
                   for M in (model.K, model.Q, model.V, model.U))
     pos = np.arange(1, N + 1) % model.Delta
     Yin = Emat[X] + Pmat[pos][None, :, :]  # (S, N, d)
+    if not model.periodic:
+        late = np.arange(1, N + 1) > model.N0
+        Plate = np.array([[float(v) for v in r] for r in model.P_late])
+        Yin[:, late, :] = Emat[X[:, late]] + Plate[np.arange(1, N + 1)[late] % len(Plate)][None, :, :]
     q = Yin[:, -1, :] @ Q.T  # (S, dk)
     k = Yin @ K.T  # (S, N, dk)
     a = np.einsum("snk,sk->sn", k, q)
     offsets = N - np.arange(1, N + 1)
-    a = a + np.array([float(model.bias(int(o))) for o in offsets])[None, :]
+    a = a + np.array([float(model.bias(int(o), N)) for o in offsets])[None, :]
     gap = a.max(axis=1, keepdims=True) - a
     expo = -gap * np.log(N)
     s = np.exp(expo)
@@ -254,3 +309,63 @@ def screen_float64(model: LimitTransformer, X: np.ndarray, p: int | None) -> tup
         h = {"relu": np.maximum(z, 0.0), "heaviside": (z > 0).astype(float), "identity": z}[model.psi]
         Y = Y + h @ B.T
     return Y @ U.T, boundary
+
+
+def _fr(v: Fraction) -> str:
+    return str(Fraction(v))
+
+
+def to_dict(model: LimitTransformer) -> dict[str, Any]:
+    """The model as JSON-ready data: every rational as a string ``p/q`` (read back by :func:`from_dict`)."""
+    mat = (lambda M: [[_fr(v) for v in r] for r in M])  # noqa: E731
+    return {"name": model.name, "psi": model.psi, "E": {t: [_fr(v) for v in e] for t, e in model.E.items()},
+            "P": mat(model.P), "K": mat(model.K), "Q": mat(model.Q), "V": mat(model.V),
+            "phi": [_fr(v) for v in model.phi], "A": mat(model.A), "b": [_fr(v) for v in model.b],
+            "B": mat(model.B), "U": mat(model.U), "N0": model.N0, "P_late": mat(model.P_late),
+            "phi_far": [[k, _fr(v)] for k, v in model.phi_far], "phi_late": [_fr(v) for v in model.phi_late],
+            "phi_late_const": _fr(model.phi_late_const)}
+
+
+def from_dict(data: Any, where: str = "model") -> LimitTransformer:
+    """A model from :func:`to_dict`'s data; every field validated (rationals parsed by ``Fraction``, never
+    evaluated). InputError names the field."""
+    if not isinstance(data, dict):
+        raise InputError(where, "an object with the model's fields", type(data).__name__)
+    keys = ("name", "psi", "E", "P", "K", "Q", "V", "phi", "A", "b", "B", "U", "N0", "P_late", "phi_far",
+            "phi_late", "phi_late_const")
+    if sorted(data) != sorted(keys):
+        raise InputError(where, "the fields " + ", ".join(keys), sorted(data))
+
+    def mat(key: str) -> Matrix:
+        rows = data[key]
+        if not isinstance(rows, list) or any(not isinstance(r, list) for r in rows):
+            raise InputError(f"{where}.{key}", "a list of rows", rows)
+        if any(not isinstance(v, str) for r in rows for v in r):
+            raise InputError(f"{where}.{key}", "rationals written as strings", rows)
+        return rational_matrix(rows, f"{where}.{key}")
+
+    def vec(key: str, value: Any = None) -> tuple[Fraction, ...]:
+        v = data[key] if value is None else value
+        if not isinstance(v, list):
+            raise InputError(f"{where}.{key}", "a list of rationals written as strings", v)
+        return mat_row(key, v)
+
+    def mat_row(key: str, v: list[Any]) -> tuple[Fraction, ...]:
+        if any(not isinstance(x, str) for x in v):
+            raise InputError(f"{where}.{key}", "rationals written as strings", v)
+        return rational_matrix([v], f"{where}.{key}")[0] if v else ()
+
+    if not isinstance(data["E"], dict) or not isinstance(data["N0"], int) or isinstance(data["N0"], bool):
+        raise InputError(f"{where}.E/N0", "a token map and an integer", None)
+    far = data["phi_far"]
+    if not isinstance(far, list) or any(not isinstance(e, list) or len(e) != 2 or not isinstance(e[0], int)
+                                        for e in far):
+        raise InputError(f"{where}.phi_far", "a list of [offset, value] pairs", far)
+    const = data["phi_late_const"]
+    if not isinstance(const, str) or not isinstance(data["name"], str):
+        raise InputError(f"{where}.phi_late_const/name", "strings", const)
+    return LimitTransformer(
+        {str(t): vec("E", e) for t, e in data["E"].items()}, mat("P"), mat("K"), mat("Q"), mat("V"),
+        vec("phi"), mat("A"), vec("b"), mat("B"), mat("U"), data["psi"], data["name"], data["N0"],
+        mat("P_late"), tuple((k, mat_row("phi_far", [v])[0]) for k, v in far), vec("phi_late"),
+        rational_matrix([[const]], f"{where}.phi_late_const")[0][0])
