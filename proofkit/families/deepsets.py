@@ -228,6 +228,21 @@ class HingeDeepSets(Family):
         return np.array(cols).T
 
     # ------------------------------------------------------------------ exact certificate
+    #: why each certificate case gives zero training risk ({lengths}: the training lengths)
+    WHY = {"a": "the per-token logit difference g = c_h p - c_f p is constant on the whole training token "
+                "box (its hinges sit at or beyond the box's upper end) and t g + a_h - a_f = 0 at every "
+                "training length {lengths}, so h = f on every training sequence",
+           "b": "g is supported on hinge regions, and both logits are <= 0 on every training sequence "
+                "(lengths {lengths}, box tokens) with a token there (exact vertex bounds), so both ReLU "
+                "outputs are 0 there and h = f elsewhere",
+           "c": "g is affine and sum_j g(x_j) = 0 at points spanning the affine hull of the training support "
+                "at every training length {lengths}"}
+
+    def pooled_bias(self, t: int, a: Fraction) -> Fraction:
+        """The bias as it enters the sign of a length-t logit next to the pooled sum sum_j c p(x_j):
+        the logit is a positive multiple of ``sum_j c p(x_j) + pooled_bias(t, a)``."""
+        return a
+
     def bias(self, theta: list[str]) -> list[Fraction]:
         """The readout bias a (zeros without one), exactly."""
         if not self.readout_bias:
@@ -280,8 +295,10 @@ class HingeDeepSets(Family):
             its maximum over a box is at a vertex; negative hinge terms are <= 0);
         (c) g affine and sum_j g(x_j) + (a_h - a_f) = 0 at points whose affine hull contains the
             length-t support (``support.spanning_points(t)``) for every training length t.
-        Then the gap at X is an exact non-zero rational."""
-        if not isinstance(true, HingeDeepSets) or true.knots != self.knots or true.n != self.n:
+        The bias enters each condition as :meth:`pooled_bias` (a pooling that rescales the sum moves it
+        there). The truth must be of the same class (same pooling, knots, n). Then the gap at X is an
+        exact non-zero rational."""
+        if type(true) is not type(self) or true.knots != self.knots or true.n != self.n:
             return False, ""
         ch, cf = self.coefficients(learned), true.coefficients(true_params)
         ah, af = self.bias(learned), true.bias(true_params)
@@ -297,7 +314,7 @@ class HingeDeepSets(Family):
             g = [a - b for a, b in zip(ch[r], cf[r])]
             aff, da = g[: 1 + n], ah[r] - af[r]
             # the constant part of sum_j g(x_j) plus the bias difference vanishes at every training length
-            lin = any(aff[1:]) or any(t * aff[0] + da for t in lengths)
+            lin = any(aff[1:]) or any(t * aff[0] + self.pooled_bias(t, da) for t in lengths)
             hin = {(q, i): g[hinge_index(q, i)] for q, i in active}
             hot = [qi for qi, v in hin.items() if v != 0]
             if not lin and not hot:
@@ -311,7 +328,8 @@ class HingeDeepSets(Family):
                         lo_q[i] = self.knots[q]
                         for c, a in ((ch[r], ah[r]), (cf[r], af[r])):
                             top = self._token_upper(c, lo, hi)
-                            ok = ok and self._token_upper(c, lo_q, hi) + (t - 1) * top + a <= 0
+                            ok = ok and (self._token_upper(c, lo_q, hi) + (t - 1) * top
+                                         + self.pooled_bias(t, a) <= 0)
                 if ok:
                     cases.append("b")
                     continue
@@ -322,7 +340,8 @@ class HingeDeepSets(Family):
                     if pts is None:
                         return False, ""
                     for P in pts:
-                        s = sum((aff[0] + sum(aff[1 + i] * _frac(x[i]) for i in range(n)) for x in P), da)
+                        s = sum((aff[0] + sum(aff[1 + i] * _frac(x[i]) for i in range(n)) for x in P),
+                                self.pooled_bias(t, da))
                         if s != 0:
                             return False, ""
                 cases.append("c")
@@ -334,15 +353,7 @@ class HingeDeepSets(Family):
         gap = max(abs(a - b) for a, b in zip(zh, zf))
         if gap == 0:
             return False, ""
-        why = {"a": "the per-token logit difference g = c_h p - c_f p is constant on the whole training "
-                    "token box (its hinges sit at or beyond the box's upper end) and t g + a_h - a_f = 0 "
-                    f"at every training length {lengths}, so h = f on every training sequence",
-               "b": "g is supported on hinge regions, and both logits are <= 0 on every training "
-                    f"sequence (lengths {lengths}, box tokens) with a token there (exact vertex bounds), "
-                    "so both ReLU outputs are 0 there and h = f elsewhere",
-               "c": "g is affine and sum_j g(x_j) = 0 at points spanning the affine hull of the training "
-                    f"support at every training length {lengths}"}
         shown = str(gap) if len(str(gap)) <= 40 else f"{float(gap):.6g} (an exact non-zero rational)"
-        kinds = "; ".join(why[c] for c in sorted(set(cases)))
+        kinds = "; ".join(self.WHY[c].format(lengths=lengths) for c in sorted(set(cases)))
         return True, (f"certified exactly (rational arithmetic, coefficients c = A W): {kinds}; "
                       f"{'output' if activation == 'relu' else 'logit'} gap at the witness = {shown}")

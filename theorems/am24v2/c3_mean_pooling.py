@@ -5,14 +5,19 @@ sets with sum/mean pooling" among the architectures that generalize; it gives no
 pooling. The claim encoded here (derived, not the paper's wording): the conclusions of AM24 Theorem 1
 carry over, with the same relation A psi = B phi. Reason (derived): sigma injective, so
 A (1/t) sum psi = B (1/t) sum phi; multiplying by t gives T1's equations, so T = 1 already suffices for
-a bias-free readout. The checks below decide it on a fitted mean-pooled learner.
+a bias-free readout. With a readout bias T = 1 suffices too (derived, S3): the length-1 labels give
+A psi + a_h = B phi + a_f, and the mean of the constant a_f - a_h is that constant at every length, so
+h = f on every box sequence (a constant shift is a gauge; A psi = B phi itself then fails by that
+constant). The checks below decide it on a fitted mean-pooled learner.
 """
+
+from fractions import Fraction
 
 import numpy as np
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
-from proofkit.families.meanpool import MeanPoolDeepSets
+from proofkit.families.meanpool import MeanPoolDeepSets, MeanPoolHingeDeepSets
 from proofkit.instances import seeded_matrix
 from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
 from proofkit.predicates import R_ALL, Injective, Realizable, supp
@@ -43,8 +48,32 @@ INST = {"W1": [[1.0, -0.5], [0.3, 0.8], [-0.7, 0.2]], "b1": [0.1, -0.2, 0.05],
         "B": [[1.0, 0.4], [-0.2, 0.9]], "bias": [0.1, -0.2]}
 
 
+def knots(p):
+    """Hinge knots (as AM24.T1): 2T/(2T+1), past which a ReLU readout is dead on every training sequence
+    (sum_j (1 - (T + 1/2) x_j) <= t - T <= 0 with one token past it; the mean has the same sign), and 1,
+    the training token box's upper end."""
+    return (Fraction(2 * p["T"], 2 * p["T"] + 1), Fraction(1))
+
+
+def learned_model(p):
+    if p["family"] == "hinge":
+        return MeanPoolHingeDeepSets(p["n"], p["learned_dim"], p["m"], knots(p), p["readout_bias"])
+    return MeanPoolDeepSets(p["n"], p["learned_dim"], p["m"], 3, p["readout_bias"])
+
+
+def true_model(p):
+    if p["family"] == "hinge":
+        return MeanPoolHingeDeepSets(p["n"], 1, p["m"], knots(p), p["readout_bias"])
+    return MeanPoolDeepSets(p["n"], 2, p["m"], 3, p["readout_bias"])
+
+
 def true_params(p):
     n_, m_ = p["n"], p["m"]
+    if p["family"] == "hinge":  # B = (1, ..., 1)^T, phi(x) = 1 - (T + 1/2) x_1, as AM24.T1
+        fam = true_model(p)
+        w = [1.0, -(p["T"] + 0.5)] + [0.0] * (fam.F - 2)
+        bias = [repr(v) for v in (INST["bias"] * m_)[:m_]] if p["readout_bias"] else []
+        return [repr(1.0)] * m_ + bias + [repr(v) for v in w]
     W1 = np.array(INST["W1"]) if n_ == 2 else seeded_matrix(40 + n_, (3, n_))
     B_ = np.array(INST["B"]) if m_ == 2 else seeded_matrix(50 + m_, (m_, 2))
     blocks = [B_] + ([np.array(INST["bias"][:m_] + [0.0] * (m_ - 2))] if p["readout_bias"] else [])
@@ -73,6 +102,19 @@ def jensen_nonaffine_control():
     return sp.expand(((al + be) / 2) ** 2 - (al**2 + be**2) / 2)
 
 
+def bias_gauge_every_length():
+    """S3 (derived): A psi = B phi + C on the tokens and a_h = a_f - C (the length-1 labels) give
+    (1/t) sum_{j<=t} A psi_j + a_h = (1/t) sum_{j<=t} B phi_j + a_f for symbolic t: one length suffices."""
+    t, j = sp.symbols("t j", integer=True, positive=True)
+    C, a_f = sp.symbols("C a_f")
+    b = sp.IndexedBase("Bphi")
+    h = sp.Sum(b[j] + C, (j, 1, t)).doit() / t + a_f - C
+    return sp.simplify(h - (sp.Sum(b[j], (j, 1, t)).doit() / t + a_f))
+
+
+HINGE = {"family": "hinge", "n": 1, "m": 1, "learned_dim": 1}  # the structured search family, smallest
+
+
 THEOREM = Theorem(
     id="AM24v2.C3",
     title="Deep sets with mean pooling generalize; A psi = B phi (derived reading of the later version)",
@@ -86,26 +128,34 @@ THEOREM = Theorem(
         Param("learned_dim", int, 2, "output dimension k~ of the learned psi", min=1, max=6),
         Param("readout_bias", bool, False, "readout sigma(A . + a) with a bias"),
         Param("support", str, "cut", "training support (as AM24.T1)", choices=SUPPORTS),
+        Param("family", str, "tanh", "token maps: tanh (psi = W2 tanh(W1 x + b1) + b2, width 3) or hinge "
+              "(psi = W p(x), p = (1, x, max(x_i - kappa, 0)^2 at the knots 2T/(2T+1) and 1); the true "
+              "phi(x) = 1 - (T + 1/2) x_1, readout (1, ..., 1)^T), both mean-pooled",
+              choices=("tanh", "hinge")),
         Param("cut_frac", float, 0.5, "cut-cube support: sum <= cut_frac*n*T", min=0.0, max=1.0),
         Param("test_scale", float, 1.0, "test tokens past T drawn from [0, test_scale]^n",
               min=0.0, max=100.0),
     )),
     assumptions=(
         Assumption("injective", "the readout activation is injective (sigmoid)",
-                   lambda p: p["activation"] != "relu", {"activation": "relu"},
+                   lambda p: p["activation"] != "relu", {"activation": "relu", **HINGE, "support": "iid"},
+                   note="searched in the hinge family on the cube: a bump where the ReLU is dead on every "
+                        "training sequence (derived here)",
                    predicate=Injective(sigma)),
         Assumption("realizable", "f is in the learner's class", lambda p: p["learned_dim"] >= min(2, p["m"]),
-                   {"learned_dim": 1}, predicate=Realizable(f_true, H)),
+                   {"learned_dim": 1}, predicate=Realizable(f_true, H),
+                   note="no zero-risk learner to search: with an injective readout the length-1 labels force "
+                        "A psi = B phi of rank 2 > k~ = 1 on the token box"),
         Assumption("token-support", "test tokens in the training token box",
-                   lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0},
+                   lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0, **HINGE},
+                   note="searched in the hinge family: a bump max(x - 1, 0)^2 past the training box",
                    predicate=sp.Implies(sp.Symbol("j", integer=True, positive=True) >= 1,
                                         Eq(supp(sp.Symbol("X_j")), sp.Symbol("[0,1]^n"), evaluate=False))),
         Assumption("ALL", "labels at every length 1..T", lambda p: p["supervision"] == "ALL",
                    {"supervision": "ONLY"}, predicate=Eq(R_ALL(T_len), 0)),
     ),
     setup=Setup(
-        learned=lambda p: MeanPoolDeepSets(p["n"], p["learned_dim"], p["m"], 3, p["readout_bias"]),
-        true=lambda p: MeanPoolDeepSets(p["n"], 2, p["m"], 3, p["readout_bias"]),
+        learned=learned_model, true=true_model,
         true_params=true_params,
         support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"], p["test_scale"]),
         learned_symbols={"A": A}, true_symbols={"A": B}, token_symbols=(psi, phi),
@@ -126,6 +176,9 @@ THEOREM = Theorem(
                      "t A (1/t) sum psi = A sum psi: mean pooling reduces to AM24.T1", mean_times_t_is_sum),
         SymbolicStep("S2 affine maps solve Jensen's equation", "proof-step", "derived (general readout)",
                      "a((alpha+beta)/2) = (a(alpha)+a(beta))/2 for affine a", jensen_affine),
+        SymbolicStep("S3 a constant shift is a gauge under a bias", "proof-step", "derived (readout bias)",
+                     "A psi = B phi + C, a_h = a_f - C => (1/t) sum A psi + a_h = (1/t) sum B phi + a_f "
+                     "for every t", bias_gauge_every_length),
         SymbolicStep("control: u^2 solves Jensen's equation", "control", "deliberately false",
                      "((alpha+beta)/2)^2 = (alpha^2+beta^2)/2", jensen_nonaffine_control),
     ),
@@ -137,8 +190,10 @@ THEOREM = Theorem(
         "control: psi = phi (wrong group: identity)": Verdict.REFUTED,
         "S1 mean times t is the sum": Verdict.CERTIFIED,
         "S2 affine maps solve Jensen's equation": Verdict.CERTIFIED,
+        "S3 a constant shift is a gauge under a bias": Verdict.CERTIFIED,
         "control: u^2 solves Jensen's equation": Verdict.REFUTED,
     },
     notes="Mean pooling is only named in the summary; the statement and T = 1 sufficiency are derived "
-          "here. Length bounds use t sup_x |A_h psi - A_f phi| (valid but loose for the mean).",
+          "here. Length bounds use t sup_x |A_h psi - A_f phi| (valid but loose for the mean). With a "
+          "readout bias T = 1 still suffices (S3), but A psi = B phi holds only up to a_f - a_h.",
 )

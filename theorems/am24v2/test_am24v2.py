@@ -1,10 +1,20 @@
 """Regression suite for AM24v2 (the later version of Ahuja & Mansouri, from its summary)."""
 
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 from proofkit import registry
-from proofkit.testing import checked
+from proofkit.families.deepsets import HingeDeepSets
+from proofkit.families.meanpool import MeanPoolHingeDeepSets
+from proofkit.replay import replay
+from proofkit.support import Support
+from proofkit.testing import checked, falsified
 from proofkit.verdict import Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
 
 IDS = ["AM24v2.C3", "AM24v2.C4", "AM24v2.C5", "AM24v2.E1"]
 
@@ -28,6 +38,92 @@ def test_mean_pooling_one_length_suffices():
     r = checked("AM24v2.C3", {"T": 1})
     gen = next(c for c in r.claims if c.name == "length generalization")
     assert gen.verdict == Verdict.CERTIFIED, gen.how
+
+
+# ---------------------------------------------------------------- C3 with each assumption dropped
+def test_c3_every_assumption_has_a_search():
+    assert all(a.drop for a in registry.get("AM24v2.C3").assumptions)
+
+
+@pytest.mark.parametrize("aid,text", [
+    ("injective", "output gap at the witness = 37/1960"),  # (1/2 + 3.7/49)/4 - 1/8 at (1, 0, 0, 0)
+    ("token-support", "on every box sequence of any length"),
+])
+def test_c3_drop_finds_a_certified_counterexample(aid, text):
+    f = falsified("AM24v2.C3", [aid])
+    assert f.found and f.verdict == Verdict.REFUTED and f.certified, f.how
+    assert "certified exactly (rational arithmetic" in f.how and text in f.how, f.how
+    assert f.params["family"] == "hinge"
+
+
+def test_c3_realizability_dropped_has_no_zero_risk_learner():
+    f = falsified("AM24v2.C3", ["realizable"])
+    assert not f.found and f.verdict == Verdict.INCONCLUSIVE and "no fit" in f.how
+
+
+def test_c3_only_last_length_has_no_counterexample():
+    f = falsified("AM24v2.C3", ["ALL"], {"family": "hinge", "n": 1, "m": 1, "learned_dim": 1})
+    assert not f.found and f.verdict == Verdict.CONFIRMED
+    assert "seeded fits" in f.effort and "test sequences up to length 1000" in f.effort
+
+
+def test_c3_one_length_suffices_with_a_bias():
+    """Derived (S3): under mean pooling a constant shift cancelled by the bias at length 1 is cancelled
+    at every length, so T = 1 suffices with a bias (sum pooling needs T = 2: AM24.T1's 3/100 record)."""
+    hinge = {"family": "hinge", "readout_bias": True, "n": 1, "m": 1, "learned_dim": 1, "T": 1}
+    f = falsified("AM24v2.C3", [], hinge)
+    assert not f.found and f.verdict == Verdict.CONFIRMED, f.how
+    step = next(c for c in checked("AM24v2.C3").claims if c.name.startswith("S3 "))
+    assert step.verdict == Verdict.CERTIFIED
+
+
+def test_mean_certificate_gives_no_gap_for_a_bias_shift():
+    # c_0 + 0.2 and a - 0.2: sum pooling differs at length 2 (certified), mean pooling nowhere on the box
+    true, shifted = ["1.0", "0.1", "1.0", "-1.5", "0.0", "0.0"], ["1.0", "-0.1", "1.2", "-1.5", "0.0", "0.0"]
+    knots, sup, X = (Fraction(2, 3), Fraction(1)), Support("iid", 1, 1), np.array([[0.0], [1.0]])
+    s = HingeDeepSets(1, 1, 1, knots, readout_bias=True)
+    ok, how = s.exact_zero_risk(shifted, s, true, sup, [1], "sigmoid", X)
+    assert ok and "gap at the witness = 1/5" in how
+    mean = MeanPoolHingeDeepSets(1, 1, 1, knots, readout_bias=True)
+    assert mean.exact_logits(mean.coefficients(shifted), X, mean.bias(shifted)) == [Fraction(7, 20)]
+    assert mean.exact_logits(mean.coefficients(true), X, mean.bias(true)) == [Fraction(7, 20)]
+    assert not mean.exact_zero_risk(shifted, mean, true, sup, [1], "sigmoid", X)[0]
+    assert not mean.exact_zero_risk(shifted, s, true, sup, [1], "sigmoid", X)[0]  # other pooling
+
+
+@pytest.mark.parametrize("learned,activation,ok", [
+    (["1.0", "1.0", "-3.5", "3.7", "-0.42"], "relu", True),  # the stored ReLU counterexample
+    (["1.0", "1.0", "-3.4", "3.7", "-0.42"], "relu", False),  # affine part moved: training sees it
+    (["1.0", "1.0", "-3.5", "200", "-0.42"], "relu", False),  # bump so large a training logit is > 0
+    (["1.0", "1.0", "-3.5", "3.7", "-0.42"], "sigmoid", False),  # injective readout sees the bump
+    (["1.0", "0.5", "-3.5", "0.0", "0.0"], "relu", False),  # a constant shift is seen without a bias
+])
+def test_mean_certificate_rejects_learners_off_the_zero_risk_set(learned, activation, ok):
+    fam = MeanPoolHingeDeepSets(1, 1, 1, (Fraction(6, 7), Fraction(1)))
+    true = ["1.0", "1.0", "-3.5", "0.0", "0.0"]
+    X = np.array([[1.0], [0.0], [0.0], [0.0]])
+    got, how = fam.exact_zero_risk(learned, fam, true, Support("iid", 1, 3), [1, 2, 3], activation, X)
+    assert got == ok, how
+
+
+def test_mean_hinge_jacobian_matches_finite_differences():
+    fam = MeanPoolHingeDeepSets(2, 2, 2, (Fraction(1, 2), Fraction(1)), readout_bias=True)
+    rng = np.random.default_rng(0)
+    th, X = fam.init(rng), rng.uniform(0, 1.5, (5, 3, 2))
+    J, eps = fam.jacobian(th, X), 1e-6
+    for i in range(fam.n_params):
+        d = np.zeros_like(th)
+        d[i] = eps
+        fd = (fam.logits(th + d, X) - fam.logits(th - d, X)) / (2 * eps)
+        assert np.allclose(J[:, :, i], fd, atol=1e-6)
+
+
+def test_stored_c3_records_replay():
+    files = sorted((ROOT / "counterexamples").glob("AM24v2.C3_*.json"))
+    assert len(files) >= 2  # ReLU readout, new tokens
+    for path in files:
+        res = replay(path)
+        assert res.reproduces and res.certified, f"{path.name}: {res.how}"
 
 
 def test_cover_bound_bites_when_T_too_short():
