@@ -20,7 +20,7 @@ import numpy as np
 
 from . import flush
 from . import margin as mg
-from .construction import build_z, floor_claims, hard_out, hard_prop, l1
+from .auxiliary import build_z, floor_claims, hard_out, hard_prop, l1
 from .counts import CountString, count_string, evaluate_counts
 from .model import LimitTransformer, _mv, rational_matrix
 

@@ -22,7 +22,7 @@ from itertools import product
 import numpy as np
 import sympy as sp
 
-from proofkit.limit import construction as cz
+from proofkit.limit import auxiliary as cz
 from proofkit.limit.counts import count_string, evaluate_counts, from_string
 from proofkit.limit.model import evaluate
 from proofkit.limit.survey import C_G, run_survey, table_model

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from proofkit import registry
-from proofkit.limit import construction as cz
+from proofkit.limit import auxiliary as cz
 from proofkit.limit.counts import count_string, evaluate_counts, from_string
 from proofkit.limit.model import evaluate, from_dict, to_dict
 from proofkit.limit.survey import random_model, run_survey
@@ -37,10 +37,19 @@ def test_counts_match_the_forward_pass_and_reach_a_million():
     assert big.length == 10**6 + 3 and evaluate_counts(m, big, 8).hardmax
 
 
-def test_build_z_cases_and_floor_claims_on_the_s5_instance():
-    from theorems.inl25.t41_bound import _s5_instance
+def _theorem_module():
+    """The theorem file itself (imported by path, as the registry does: theorems/ is not a package)."""
+    import importlib.util
+    from pathlib import Path
 
-    f, g, x, tau, eps = _s5_instance()
+    spec = importlib.util.spec_from_file_location("inl25_t41_bound", Path(__file__).with_name("t41_bound.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_build_z_cases_and_floor_claims_on_the_s5_instance():
+    f, g, x, tau, eps = _theorem_module()._s5_instance()
     c = cz.build_z(f, g, x, tau, eps)
     assert c.case == "C2" and c.f_part == {"a": 8} and c.g_part == {"b": 24}
     claims = cz.floor_claims(c, x, tau, eps, 2)
