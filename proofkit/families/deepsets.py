@@ -118,6 +118,25 @@ def _einsum_nus(D: np.ndarray, X: np.ndarray) -> np.ndarray:
     return np.matmul(np.swapaxes(D, 1, 2), X)
 
 
+def linear_readout_jacobian(A: np.ndarray, u: np.ndarray, S: np.ndarray, bias: bool, ops: Ops) -> np.ndarray:
+    """Jacobian of ``logit = A u (+ a)`` with ``u = W S (+ terms free of W)``, in the layout (A, a, W):
+    d logit_r / d A[r', i] = [r = r'] u_i, d logit_r / d a[r'] = [r = r'], d logit_r / d W[i, s] =
+    A[r, i] S_s. Shared by the structured families whose features S are fixed (hinge deep sets, pair
+    sums)."""
+    N, (m, k), F = S.shape[0], A.shape, S.shape[1]
+    dA = ops.zeros((N, m, m * k))
+    for r in range(m):
+        dA[:, r, r * k: (r + 1) * k] = u
+    blocks = [dA]
+    if bias:
+        da = ops.zeros((N, m, m))
+        for r in range(m):
+            da[:, r, r] = ops.convert(1)
+        blocks.append(da)
+    dW = A[None, :, :, None] * S[:, None, None, :]  # (N, m, k, F)
+    return np.concatenate(blocks + [dW.reshape(N, m, k * F)], axis=2)
+
+
 def _hinge2(v: np.ndarray, knot: Any, ops: Ops) -> np.ndarray:
     """max(v - knot, 0)^2 elementwise, in the backend of ``v``."""
     kn = ops.convert(knot)
@@ -180,19 +199,7 @@ class HingeDeepSets(Family):
     def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         p = self.unpack(theta)
         S = self.features(X, ops).sum(axis=1)
-        N, m, k, F = S.shape[0], self.m, self.k, self.F
-        SW = S @ p["W"].T  # (N, k)
-        dA = ops.zeros((N, m, m * k))
-        for r in range(m):
-            dA[:, r, r * k: (r + 1) * k] = SW
-        blocks = [dA]
-        if self.readout_bias:
-            da = ops.zeros((N, m, m))
-            for r in range(m):
-                da[:, r, r] = ops.convert(1)
-            blocks.append(da)
-        dW = p["A"][None, :, :, None] * S[:, None, None, :]  # (N, m, k, F)
-        return np.concatenate(blocks + [dW.reshape(N, m, k * F)], axis=2)
+        return linear_readout_jacobian(p["A"], S @ p["W"].T, S, self.readout_bias, ops)
 
     def relation_symbols(self, theta: np.ndarray, ops: Ops) -> dict[str, np.ndarray]:
         return {"A": self.unpack(theta)["A"]}

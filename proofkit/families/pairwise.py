@@ -28,7 +28,7 @@ import numpy as np
 
 from ..backend import FLOAT64, Ops
 from .base import Family
-from .deepsets import _hinge2
+from .deepsets import _hinge2, linear_readout_jacobian
 
 
 def monomials(n: int, degree: int) -> list[tuple[int, ...]]:
@@ -131,23 +131,11 @@ class PairwiseSum(Family):
         """d logit_r / d A[r', i] = [r = r'] u_i (u = W S + E x_t); d logit_r / d a[r'] = [r = r'];
         d logit_r / d W[i, s] = A[r, i] S_s."""
         p = self.unpack(theta)
-        N = X.shape[0]
-        m, k, F = self.m, self.k, self.F
         S = self.pooled(X, ops)
         u = S @ p["W"].T
         if self.residual:
             u = u + self._residual_input(X, ops)
-        dA = ops.zeros((N, m, m * k))
-        for r in range(m):
-            dA[:, r, r * k : (r + 1) * k] = u
-        blocks = [dA]
-        if self.readout_bias:
-            da = ops.zeros((N, m, m))
-            for r in range(m):
-                da[:, r, r] = ops.convert(1)
-            blocks.append(da)
-        dW = p["A"][None, :, :, None] * S[:, None, None, :]  # (N, m, k, F)
-        return np.concatenate(blocks + [dW.reshape(N, m, k * F)], axis=2)
+        return linear_readout_jacobian(p["A"], u, S, self.readout_bias, ops)
 
     # ------------------------------------------------------------------ objects relations name
     def basis(self) -> list[tuple[int, ...]]:
