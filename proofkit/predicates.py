@@ -42,3 +42,9 @@ rows = function("rows", "one-way communication rows at split N: distinct rows of
 CRASP_PLAIN = sp.Symbol("C-RASP[]")
 CRASP_PERIODIC = sp.Symbol("C-RASP[periodic]")
 CRASP_PL = sp.Symbol("C-RASP[periodic,local]")
+#: the hypotheses on one-layer limit transformers at finite precision (tau-local, Delta-periodic,
+#: translation-invariant, flush rule), shared by the theorems that assume them
+TauLocal = predicate("TauLocal", "phi(j, i) = 0 whenever i > j + tau")
+DeltaPeriodic = predicate("DeltaPeriodic", "p_i = p_{i + Delta} for all i")
+TranslationInvariant = predicate("TranslationInvariant", "phi(j, i) = phi(j + t, i + t) for all t")
+FinitePrecision = predicate("FinitePrecision", "softmax terms <= 2^-p are flushed (finite p)")

@@ -22,6 +22,7 @@ from proofkit.limit import margin as mg
 from proofkit.limit.model import evaluate
 from proofkit.limit.zoo import MODELS
 from proofkit.params import Param, ParamSpace
+from proofkit.predicates import DeltaPeriodic, TauLocal, TranslationInvariant
 from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
 from proofkit.verdict import Verdict
 
@@ -29,9 +30,6 @@ N_, p_, g_ = sp.Symbol("N", integer=True, positive=True), sp.Symbol("p", positiv
     sp.Symbol("gamma", positive=True)
 Hardmax = predicate("Hardmax", "the flushed softmax at the last query equals the uniform average over "
                                "the argmax keys, for every string of length N")
-Local = predicate("TauLocal", "phi(j, i) = 0 whenever i > j + tau")
-Periodic = predicate("DeltaPeriodic", "p_i = p_{i + Delta} for all i")
-TranslationInvariant = predicate("TranslationInvariant", "phi(j, i) = phi(j + t, i + t) for all t")
 FlushInclusive = predicate("FlushInclusive", "every softmax term of absolute value <= 2^-p is set to 0 "
                                              "after the largest logit is subtracted")
 margin_of = function("gamma_f", "the logit margin of D3.6, over the logit sets of D3.5")
@@ -173,8 +171,8 @@ THEOREM = Theorem(
                    "the hardmax derivation)", "logit margin; s_j <= 2^-p", "izzo2025quantitative"),
     params=ParamSpace((Param("p", int, 4, "bits of precision (flush threshold 2^-p)", min=1, max=8),)),
     assumptions=(
-        Assumption("tau-local", "phi(j, i) = 0 for i > j + tau", predicate=Local(sp.Symbol("phi"))),
-        Assumption("Delta-periodic", "p_i = p_{i + Delta}", predicate=Periodic(sp.Symbol("p_i"))),
+        Assumption("tau-local", "phi(j, i) = 0 for i > j + tau", predicate=TauLocal(sp.Symbol("phi"))),
+        Assumption("Delta-periodic", "p_i = p_{i + Delta}", predicate=DeltaPeriodic(sp.Symbol("p_i"))),
         Assumption("translation-invariant", "phi(j, i) = phi(j + t, i + t)",
                    predicate=TranslationInvariant(sp.Symbol("phi"))),
         Assumption("flush-inclusive", "terms <= 2^-p (inclusive) are flushed after the max is subtracted",

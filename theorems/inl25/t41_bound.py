@@ -29,6 +29,7 @@ from proofkit.limit.survey import C_G, run_survey, table_model
 from proofkit.limit.variants import VARIANTS, BoundFalsifier, decide
 from proofkit.limit.zoo import MODELS
 from proofkit.params import Param, ParamSpace
+from proofkit.predicates import DeltaPeriodic, FinitePrecision, TauLocal, TranslationInvariant
 from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
 from proofkit.verdict import Verdict
 
@@ -38,7 +39,6 @@ r_, u_ = sp.Symbol("r", nonnegative=True), sp.Symbol("u", positive=True)
 Close = predicate("CloseEverywhere", "|f(x) - g(x)| = O(delta + eps) for every string x")
 AgreeUpTo = function("N_T41", "a training length N = O(max{2^(p/gamma), tau Delta L^2/eps^2})")
 Lipschitz = predicate("LipschitzActivation", "psi is 1-Lipschitz, so Lip(MLP) <= ||B||_F ||A||_F")
-FinitePrecision = predicate("FinitePrecision", "softmax terms <= 2^-p are flushed (finite p)")
 NonDegenerate = predicate("NonDegenerate", "tau >= 1 (the suffix read as tau + 1 positions): the "
                                            "bound keeps eps")
 
@@ -325,14 +325,13 @@ THEOREM = Theorem(
     )),
     assumptions=(
         Assumption("periodic", "p_i = p_{i + Delta}", _VARIANT("non-periodic"), {"variant": "non-periodic"},
-                   predicate=predicate("DeltaPeriodic", "p_i = p_{i + Delta} for all i")(sp.Symbol("p_i"))),
+                   predicate=DeltaPeriodic(sp.Symbol("p_i"))),
         Assumption("local", "phi(j, i) = 0 for i > j + tau", _VARIANT("non-local"), {"variant": "non-local"},
-                   predicate=predicate("TauLocal", "phi(j, i) = 0 whenever i > j + tau")(sp.Symbol("phi"))),
+                   predicate=TauLocal(sp.Symbol("phi"))),
         Assumption("translation-invariant", "phi(j, i) = phi(j + t, i + t)",
                    _VARIANT("non-translation-invariant"),
                    {"variant": "non-translation-invariant"},
-                   predicate=predicate("TranslationInvariant",
-                                       "phi(j, i) = phi(j + t, i + t)")(sp.Symbol("phi"))),
+                   predicate=TranslationInvariant(sp.Symbol("phi"))),
         Assumption("finite-precision", "softmax terms <= 2^-p flushed, p finite",
                    _VARIANT("infinite-precision"),
                    {"variant": "infinite-precision"}, predicate=FinitePrecision(sp.Symbol("p"))),
