@@ -259,6 +259,13 @@ def plot(result: dict, path: str) -> str | None:
             f = result["fit"]
             ax.loglog(grid, math.exp(f["intercept"]) * grid ** f["slope"], "-",
                       label=f"fit: slope {f['slope']:.2f} [{f['lo']:.2f}, {f['hi']:.2f}]")
+        from matplotlib.ticker import NullFormatter, ScalarFormatter
+
+        for axis in (ax.xaxis, ax.yaxis):  # plain numbers on log axes
+            axis.set_major_formatter(ScalarFormatter())
+            axis.set_minor_formatter(NullFormatter())
+        ax.set_xticks(xs)
+        ax.set_yticks(sorted(set(ys)))
     ax.set_xlabel("omega" if result["task"] == "simple" else "Delta = p")
     ax.set_ylabel(f"minimal training length at eps = {result['eps']}")
     ax.legend(fontsize=7)
