@@ -1,0 +1,376 @@
+"""Theorem 3.1 of Richard 2024 (JL memorization), exactly: the completion probability and loss of a given
+token embedding E, the JL dimension, the distortion condition (7), constructions of E, and a seeded search
+over embeddings that satisfy (7).
+
+Everything that decides a verdict is exact or a rigorous ball:
+
+* E has rational entries; the Gram matrix Xi = E E^T, the distortion ratios of (7) and the logits are
+  exact rationals (integer arithmetic over a common denominator).
+* Probabilities are arb balls (python-flint, ``PREC`` bits). At step r (context s_{:r}, target
+  a = s_{r+1}) the failure mass is accumulated directly, never as 1 - P: S_r = sum_{k != a}
+  exp(l_k - l_a), log P[a | s_{:r}] = -log1p(S_r), and the failure of the whole completion from the
+  prefix s_{:1} is -expm1(sum_r log P) (the prefix s_{:1} is the worst prefix: every other completion
+  multiplies a subset of the same factors). The loss is sum_{r=1}^{n-1} log1p(S_r): the r = 0 term of
+  the paper's loss has an empty context, which the model (uniform attention over nothing) does not
+  define, so it is left out (n - 1 terms).
+* The JL condition d >= 4 log n / (eps^2/2 - eps^3/3) is decided with balls (log n is irrational for
+  n >= 2, so the comparison is never a tie for rational eps).
+
+Tokens are 0..t-1 (the paper's [t] shifted by one); the word s has length n; the targets are
+s_2..s_n (the tokens the completion must produce).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+
+import flint
+import numpy as np
+from flint import arb, fmpq
+
+from .model import Head, Vector
+
+#: working precision of the balls (bits); every decision is a certain ball comparison
+PREC = 256
+
+Embedding = tuple[Vector, ...]
+
+
+@contextmanager
+def precision(bits: int = PREC) -> Iterator[None]:
+    """Balls at ``bits`` bits inside the block (the previous precision restored after)."""
+    old = flint.ctx.prec
+    flint.ctx.prec = bits
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old
+
+
+def ball(x: Fraction | int) -> arb:
+    """The exact rational ``x`` as a ball (exact where representable, else a tight enclosure)."""
+    x = Fraction(x)
+    return arb(fmpq(x.numerator, x.denominator))
+
+
+# ----------------------------------------------------------------------------- the JL dimension
+def jl_rhs(n: int, eps: Fraction) -> arb:
+    """4 log n / (eps^2/2 - eps^3/3), as a ball."""
+    with precision():
+        return 4 * arb(n).log() / ball(eps**2 / 2 - eps**3 / 3)
+
+
+def meets_jl_bound(d: int, n: int, eps: Fraction) -> bool:
+    """d >= 4 log n / (eps^2/2 - eps^3/3), decided with balls (n = 1: the right side is 0)."""
+    if n == 1:
+        return d >= 0
+    with precision():
+        diff = arb(d) - jl_rhs(n, eps)
+        if diff > 0:
+            return True
+        if diff < 0:
+            return False
+    raise ArithmeticError(f"JL bound undecided at d = {d}, n = {n}, eps = {eps}")
+
+
+def jl_dimension(n: int, eps: Fraction) -> int:
+    """The smallest d >= 1 with d >= 4 log n / (eps^2/2 - eps^3/3)."""
+    if not 0 < eps < 1:
+        raise ValueError(f"eps must lie in (0, 1), got {eps}")
+    with precision():
+        d = max(1, int(jl_rhs(n, eps).mid().floor().unique_fmpz()) - 1)
+    while not meets_jl_bound(d, n, eps):
+        d += 1
+    return d
+
+
+# ----------------------------------------------------------------------------- exact linear algebra
+def _integers(E: Sequence[Vector]) -> tuple[list[list[int]], int]:
+    """E = M / D with an integer matrix M and the common denominator D."""
+    D = lcm(*(x.denominator for row in E for x in row))
+    return [[int(x * D) for x in row] for row in E], D
+
+
+def gram(E: Sequence[Vector]) -> tuple[tuple[Fraction, ...], ...]:
+    """Xi = E E^T, exactly."""
+    M, D = _integers(E)
+    D2 = D * D
+    return tuple(tuple(Fraction(sum(a * b for a, b in zip(M[i], M[j])), D2) for j in range(len(M)))
+                 for i in range(len(M)))
+
+
+def distortion(E: Sequence[Vector], s: Sequence[int]) -> tuple[Fraction, Fraction] | None:
+    """(min, max) over pairs of distinct tokens a != b of s of ||E_a - E_b||^2 / ||delta_a - delta_b||^2
+    (= ||E_a - E_b||^2 / 2), exactly; None when s has one distinct token (then (7) is empty)."""
+    G = gram(E)
+    toks = sorted(set(s))
+    ratios = [(G[a][a] + G[b][b] - 2 * G[a][b]) / 2 for i, a in enumerate(toks) for b in toks[i + 1:]]
+    return (min(ratios), max(ratios)) if ratios else None
+
+
+def satisfies_7(E: Sequence[Vector], s: Sequence[int], eps: Fraction) -> bool:
+    """Eq. (7): (1 - eps) ||d_a - d_b||^2 <= ||E_a - E_b||^2 <= (1 + eps) ||d_a - d_b||^2 for every
+    pair of positions i != j of s (pairs with s_i = s_j hold trivially), exactly."""
+    r = distortion(E, s)
+    return r is None or (1 - eps <= r[0] and r[1] <= 1 + eps)
+
+
+def margins(E: Sequence[Vector], s: Sequence[int]) -> tuple[Fraction, ...]:
+    """mu_r = Xi_{aa} - max_{k != a} Xi_{ak} at each step r = 1..n-1 (a = s_{r+1}): the logit margin of
+    step r is (v gamma / r) mu_r."""
+    G = gram(E)
+    return tuple(G[a][a] - max(G[a][k] for k in range(len(G)) if k != a) for a in s[1:])
+
+
+def row_deviation(E: Sequence[Vector], s: Sequence[int]) -> Fraction:
+    """eta = max over targets a and tokens k of |Xi_{ak} - [a = k]| = max ||delta_a Xi - delta_a||_inf."""
+    G = gram(E)
+    return max(abs(G[a][k] - (1 if a == k else 0)) for a in set(s[1:]) for k in range(len(G)))
+
+
+# ----------------------------------------------------------------------------- the completion
+@dataclass(frozen=True)
+class Completion:
+    """The exact completion of s from its prefixes at one v gamma (balls at ``PREC`` bits)."""
+
+    failure: arb  #: 1 - P[complete s from s_{:1}], accumulated directly
+    loss: arb  #: sum_{r=1}^{n-1} -log P[s_{r+1} | s_{:r}]
+    steps: tuple[arb, ...]  #: S_r = sum_{k != a} exp(l_k - l_a), r = 1..n-1
+
+
+def logit_rows(E: Sequence[Vector], s: Sequence[int]) -> tuple[tuple[Fraction, ...], ...]:
+    """For each step r = 1..n-1 the differences l_k - l_{s_{r+1}} of logits at v gamma = 1 (eq. (8):
+    (1/r) (Xi_{ak} - Xi_{aa}))."""
+    G = gram(E)
+    return tuple(tuple((G[a][k] - G[a][a]) / r for k in range(len(G)) if k != a)
+                 for r, a in enumerate(s[1:], start=1))
+
+
+def completion(rows: Sequence[Sequence[Fraction]], vg: Fraction) -> Completion:
+    """The failure mass and loss at v gamma = ``vg`` from :func:`logit_rows`."""
+    with precision():
+        steps = tuple(sum((ball(vg * x).exp() for x in row), arb(0)) for row in rows)
+        logp = sum((-(S.log1p()) for S in steps), arb(0))
+        return Completion(-(logp.expm1()), -logp, steps)
+
+
+def head_rows(E: Sequence[Vector], s: Sequence[int], v: Fraction, gamma: Fraction) \
+        -> tuple[tuple[Fraction, ...], ...]:
+    """The logit differences of the model of eq. (1) itself (B of eq. (4) from s), divided by v gamma:
+    equal to :func:`logit_rows` exactly when eq. (8) holds (v gamma != 0)."""
+    h = Head.closed_form(E, s, gamma, v)
+    vg = v * gamma
+    out = []
+    for r, a in enumerate(s[1:], start=1):
+        lg = h.logits(s[:r])
+        out.append(tuple((lg[k] - lg[a]) / vg for k in range(len(lg)) if k != a))
+    return tuple(out)
+
+
+def failure_bound(n: int, t: int, eps: Fraction, vg: Fraction) -> arb:
+    """n t exp(-v gamma / n + 2 eps): 1 minus the probability bound of Theorem 3.1."""
+    with precision():
+        return n * t * ball(-vg / n + 2 * eps).exp()
+
+
+def loss_bound(n: int, t: int, eps: Fraction, vg: Fraction) -> arb:
+    """2 n^2 t exp(-v gamma / n + 2 eps)."""
+    with precision():
+        return 2 * n * failure_bound(n, t, eps, vg)
+
+
+def compare(x: arb, bound: arb) -> str:
+    """'holds' (x < bound certainly), 'fails' (x > bound certainly) or 'undecided'."""
+    return "holds" if x < bound else "fails" if x > bound else "undecided"
+
+
+def fmt(x: arb) -> str:
+    """A ball as a short decimal with its radius."""
+    return x.str(6, radius=False)
+
+
+# ----------------------------------------------------------------------------- constructions
+def onehot(t: int, d: int) -> Embedding:
+    """delta_k padded with zeros to dimension d >= t (Lemma 5.1's E = I_t is d = t)."""
+    if d < t:
+        raise ValueError(f"one-hot needs d >= t, got d = {d} < t = {t}")
+    return tuple(tuple(Fraction(int(j == k)) for j in range(d)) for k in range(t))
+
+
+def circle(t: int, d: int) -> Embedding:
+    """t distinct rational points rho u_k on a circle in the first two coordinates (d >= 2), rho the
+    smallest integer with rho^2 (1 - max_{a != k} <u_a, u_k>) >= 1: every margin is >= 1."""
+    if d < 2:
+        raise ValueError("the circle construction needs d >= 2")
+    # u = ((1 - m^2) / (1 + m^2), 2m / (1 + m^2)): distinct points of the unit circle, m spread in [-1, 1]
+    ms = [Fraction(2 * k - (t - 1), max(t - 1, 1)) for k in range(t)]
+    us = [((1 - m * m) / (1 + m * m), 2 * m / (1 + m * m)) for m in ms]
+    top = max(ua[0] * ub[0] + ua[1] * ub[1] for i, ua in enumerate(us) for ub in us[i + 1:]) \
+        if t > 1 else Fraction(0)
+    rho = 1
+    while rho * rho * (1 - top) < 1:
+        rho += 1
+    return tuple((rho * u[0], rho * u[1]) + (Fraction(0),) * (d - 2) for u in us)
+
+
+def line(t: int, s: Sequence[int]) -> Embedding | None:
+    """d = 1: +1 and -1 for the (at most two) target tokens, 0 for the rest; None with more targets
+    (then some target is not an extreme point and its logit is not the largest)."""
+    targets = sorted(set(s[1:]))
+    if len(targets) > 2:
+        return None
+    val = {a: Fraction(1 - 2 * i) for i, a in enumerate(targets)}
+    return tuple((val.get(k, Fraction(0)),) for k in range(t))
+
+
+def construct(t: int, d: int, s: Sequence[int]) -> tuple[Embedding | None, str]:
+    """An E in Q^{t x d} whose margins are all >= 1, and its name: one-hot (d >= t), circle (d >= 2),
+    line (d = 1, at most two targets); None when none applies."""
+    if d >= t:
+        return onehot(t, d), "one-hot (padded)"
+    if d >= 2:
+        return circle(t, d), "circle"
+    return line(t, s), "line"
+
+
+def gaussian(t: int, d: int, rng: np.random.Generator, bits: int = 20) -> Embedding:
+    """The proof's JL construction: N(0, 1/d) entries (Dasgupta-Gupta), rounded to multiples of 2^-bits
+    (exact rationals; (7) is then checked on these exact entries)."""
+    g = rng.standard_normal((t, d)) / np.sqrt(d)
+    return tuple(tuple(Fraction(int(round(x * 2**bits)), 2**bits) for x in row) for row in g)
+
+
+def reflect(E: Embedding, rng: np.random.Generator, count: int) -> Embedding:
+    """E H_1 ... H_count with rational Householder reflections H = I - 2 w w^T / w^T w (w small random
+    integers): the Gram matrix, hence (7) and every logit, is unchanged exactly."""
+    rows = [list(r) for r in E]
+    d = len(rows[0])
+    for _ in range(count):
+        w = [int(x) for x in rng.integers(-3, 4, size=d)]
+        ww = sum(x * x for x in w)
+        if ww == 0:
+            continue
+        for row in rows:
+            c = 2 * sum((a * b for a, b in zip(row, w)), Fraction(0)) / ww
+            row[:] = [a - c * b for a, b in zip(row, w)]
+    return tuple(tuple(r) for r in rows)
+
+
+def scaled(t: int, d: int, c2: Fraction) -> Embedding:
+    """sqrt(c2) delta_k with c2 a rational square (exact): (7) holds iff 1 - eps <= c2 <= 1 + eps."""
+    num, den = c2.numerator, c2.denominator
+    rn, rd = int(round(num**0.5)), int(round(den**0.5))
+    if rn * rn != num or rd * rd != den:
+        raise ValueError(f"c2 must be a rational square, got {c2}")
+    return tuple(tuple(Fraction(rn, rd) * x for x in row) for row in onehot(t, d))
+
+
+def shifted(t: int, d: int, a: int) -> Embedding:
+    """delta_k - delta_a: a translate of one-hot (every distance, so (7) at distortion 1, is kept), with
+    E_a = 0, so every logit of a step with target a is 0."""
+    return tuple(tuple(x - y for x, y in zip(row, onehot(t, d)[a])) for row in onehot(t, d))
+
+
+def outside_copy(t: int, d: int, s: Sequence[int]) -> Embedding | None:
+    """One-hot, except that a token outside s is embedded as 2 E_a for a target a (eq. (7) constrains
+    the tokens of s only); None when s uses every token."""
+    free = [k for k in range(t) if k not in set(s)]
+    if not free or len(s) < 2:
+        return None
+    E = list(onehot(t, d))
+    E[free[0]] = tuple(2 * x for x in E[s[1]])
+    return tuple(E)
+
+
+# ----------------------------------------------------------------------------- the search
+@dataclass(frozen=True)
+class Candidate:
+    """One embedding in the search: family, seed, word, E, and what was decided about it."""
+
+    family: str
+    seed: int
+    s: tuple[int, ...]
+    E: Embedding
+    eps: Fraction
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A certified counterexample to '(7) => the probability bound': exact (7), a ball failure mass
+    above the ball bound."""
+
+    cand: Candidate
+    vg: Fraction
+    failure: arb
+    bound: arb
+    dist: tuple[Fraction, Fraction] | None
+
+
+def first_violation(cand: Candidate, grid: Sequence[Fraction]) -> Witness | None:
+    """The smallest v gamma of ``grid`` where the completion failure of ``cand`` certainly exceeds
+    n t exp(-v gamma/n + 2 eps), or None."""
+    rows = logit_rows(cand.E, cand.s)
+    n, t = len(cand.s), len(cand.E)
+    for vg in grid:
+        c, b = completion(rows, vg).failure, failure_bound(n, t, cand.eps, vg)
+        if c > b:
+            return Witness(cand, vg, c, b, distortion(cand.E, cand.s))
+    return None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """How hard the search looked and what it found, per family."""
+
+    tried: dict[str, int]
+    satisfied: dict[str, int]
+    refuted: dict[str, int]
+    witnesses: dict[str, Witness]
+    grid: tuple[Fraction, ...]
+
+
+def search(n: int, t: int, eps: Fraction, d: int, seeds: Sequence[int], grid: Sequence[Fraction],
+           families: dict[str, Callable[[np.random.Generator, tuple[int, ...]], Embedding | None]]) \
+        -> SearchResult:
+    """For each seed and family: a random word s in [t]^n (numpy default_rng(seed)), the family's E,
+    (7) checked exactly (those that fail it are skipped), then the v gamma grid searched for a certified
+    violation of the probability bound."""
+    tried = {f: 0 for f in families}
+    sat = dict(tried)
+    bad = dict(tried)
+    wit: dict[str, Witness] = {}
+    for seed in seeds:
+        for name, make in families.items():
+            rng = np.random.default_rng(seed)
+            s = tuple(int(x) for x in rng.integers(0, t, size=n))
+            E = make(rng, s)
+            if E is None:
+                continue
+            tried[name] += 1
+            if not satisfies_7(E, s, eps):
+                continue
+            sat[name] += 1
+            w = first_violation(Candidate(name, seed, s, E, eps), grid)
+            if w is not None:
+                bad[name] += 1
+                wit.setdefault(name, w)
+    return SearchResult(tried, sat, bad, wit, tuple(grid))
+
+
+def default_families(t: int, d: int, eps: Fraction) \
+        -> dict[str, Callable[[np.random.Generator, tuple[int, ...]], Embedding | None]]:
+    """The searched families at dimension d: the proof's Gaussian JL embedding; one-hot scaled to
+    squared distances 2 c2 (c2 = the smallest (k/16)^2 >= 1 - eps, so (7) holds at its lower end) and
+    rotated by two Householder reflections; the one-hot translate with a target at the origin; one-hot
+    with a token outside s copying a target."""
+    c2 = next(Fraction(k * k, 256) for k in range(1, 17) if Fraction(k * k, 256) >= 1 - eps)
+    return {
+        "gaussian JL": lambda rng, s: gaussian(t, d, rng),
+        "scaled+rotated one-hot": lambda rng, s: reflect(scaled(t, d, c2), rng, 2) if d >= t else None,
+        "shifted one-hot": lambda rng, s: shifted(t, d, s[-1]) if d >= t else None,
+        "outside token": lambda rng, s: outside_copy(t, d, s) if d >= t else None,
+    }

@@ -1,0 +1,462 @@
+"""R24.T31: Theorem 3.1 of Richard 2024 (Sec. 3.2, proof in App. 5.2), JL memorization, as three claims:
+
+(a) the statement for a GIVEN token embedding E: the probability that the model of eq. (1) with B of
+    eq. (4) completes every prefix of s into s, and its loss, computed exactly (rational logits, arb balls,
+    failure mass accumulated directly) and compared with 1 - nt exp(-v gamma/n + 2 eps) and
+    2 n^2 t exp(-v gamma/n + 2 eps);
+(b) the existence of SOME E at d >= 4 log n/(eps^2/2 - eps^3/3), by construction (one-hot when d >= t,
+    rational points on a circle otherwise), and the same existence below that dimension (d = 2; d = 1
+    with two target tokens);
+(c) the proof's implication "distortion condition (7) => the bounds", by a seeded search over embeddings
+    that satisfy (7) exactly: the proof's Gaussian JL embedding at the JL dimension and adversarial ones
+    (scaled and rotated, translated, a token outside s).
+
+Also the proof's steps P1-P6, the "Scaling" remark's algebra, the loss step's -log(1 - x) <= 2x, and
+Lemma 5.1 as the d = t case. Notation: tokens are 0..t-1 (the paper's [t]); n is the length of s (the
+JL lemma's number of points is the number of positions of s); L is the loss; B the positional embeddings.
+The word s of (a) and (b) is s_i = i mod t; the search draws its words at random (seed printed).
+"""
+
+from fractions import Fraction
+
+import numpy as np
+import sympy as sp
+
+from proofkit.params import Param, ParamSpace
+from proofkit.posembed import jl
+from proofkit.posembed.model import closed_form_B
+from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
+from proofkit.verdict import Verdict
+
+C, R, INC, U = Verdict.CERTIFIED, Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.CONFIRMED
+#: the largest x with -log(1 - x) <= 2x lies in [X_LO, X_HI] (certified in ``log_step``)
+X_LO, X_HI = Fraction(7968, 10000), Fraction(7969, 10000)
+Completes = predicate("Completes", "some E in R^{t x d} makes the model of eq. (1), B of eq. (4), complete "
+                                   "every prefix of s into s with probability >= 1 - nt exp(-v gamma/n + "
+                                   "2 eps), with loss < 2 n^2 t exp(-v gamma/n + 2 eps)")
+
+
+def _q(x: float) -> Fraction:
+    return Fraction(repr(float(x)))
+
+
+def _setting(p):
+    n, t, eps = p["n"], p["t"], _q(p["eps"])
+    v, g = _q(p["v"]), _q(p["gamma"])
+    return n, t, eps, v, g, tuple(i % t for i in range(n))
+
+
+def _embedding(kind, t, d, s, seed):
+    rng = np.random.default_rng(seed)
+    makers = {"gaussian": lambda: jl.gaussian(t, d, rng), "onehot": lambda: jl.onehot(t, d),
+              "circle": lambda: jl.circle(t, d), "shifted": lambda: jl.shifted(t, d, s[-1]),
+              "scaled": lambda: jl.reflect(jl.scaled(t, d, Fraction(9, 16)), rng, 2)}
+    return makers[kind]()
+
+
+def _bounds(E, s, eps, vg, rows=None):
+    """(failure verdict, loss verdict, text) of E at v gamma = vg."""
+    n, t = len(s), len(E)
+    c = jl.completion(rows or jl.logit_rows(E, s), vg)
+    fb, lb = jl.failure_bound(n, t, eps, vg), jl.loss_bound(n, t, eps, vg)
+    pf, pl = jl.compare(c.failure, fb), jl.compare(c.loss, lb)
+    return pf, pl, (f"v gamma = {vg}: 1 - P = {jl.fmt(c.failure)} vs nt e^(-v gamma/n + 2 eps) = "
+                    f"{jl.fmt(fb)} ({pf}); loss {jl.fmt(c.loss)} vs {jl.fmt(lb)} ({pl})")
+
+
+def _decide(parts):
+    vs = [v for p in parts for v in p[:2]]
+    return R if "fails" in vs else C if all(v == "holds" for v in vs) else INC
+
+
+# ----------------------------------------------------------------------------- (a), (b), (c)
+def given_E(p):
+    """(a) The bounds at the E named by ``embedding`` (at the JL dimension), via the model itself."""
+    n, t, eps, v, g, s = _setting(p)
+    d = jl.jl_dimension(n, eps)
+    E = _embedding(p["embedding"], t, d, s, p["seed"])
+    rows = jl.head_rows(E, s, v, g)
+    eq8 = rows == jl.logit_rows(E, s)
+    part = _bounds(E, s, eps, v * g, rows)
+    dist = jl.distortion(E, s)
+    return _decide([part]), part[2].split(": ", 1)[1], (
+        f"E = {p['embedding']} (seed {p['seed']}) in Q^({t} x {d}), d = the JL dimension for n = {n}, "
+        f"eps = {eps}; s = {s}; (7) {'holds' if jl.satisfies_7(E, s, eps) else 'fails'} (||E_a - E_b||^2/2 "
+        f"in [{float(dist[0]):.4f}, {float(dist[1]):.4f}], exact); logits of eq. (1) with B of eq. (4), "
+        f"eq. (8) exact: {eq8}; {part[2]}; exact logits, arb balls at {jl.PREC} bits, every prefix (the "
+        f"prefix s_:1 is the worst)")
+
+
+def _grid(n, vg):
+    return sorted({Fraction(x) for x in (-n, 0, 1, n, 4 * n, 20 * n)} | {vg})
+
+
+def _exists(t, d, s, eps, vg, where):
+    n = len(s)
+    E, name = jl.construct(t, d, s)
+    if E is None:
+        return INC, "no construction", f"{where}: no construction applies"
+    mu = min(jl.margins(E, s))
+    parts = [_bounds(E, s, eps, x) for x in _grid(n, vg)]
+    return _decide(parts), f"min margin {mu}", (
+        f"{where}: E = {name} in Q^({t} x {d}), s = {s}, every margin Xi_aa - max_(k != a) Xi_ak >= "
+        f"{mu} (exact); at " + "; ".join(x[2] for x in parts) + " (exact logits, arb balls)")
+
+
+def exists_jl(p):
+    """(b) Some E at the JL dimension satisfies both bounds (certified at the named v gamma values)."""
+    n, t, eps, v, g, s = _setting(p)
+    d = jl.jl_dimension(n, eps)
+    return _exists(t, d, s, eps, v * g, f"d = {d} = the JL dimension (n = {n}, eps = {eps})")
+
+
+def exists_d2(p):
+    """Part D: existence at d = 2, below the JL dimension."""
+    n, t, eps, v, g, s = _setting(p)
+    return _exists(t, 2, s, eps, v * g, f"d = 2 < JL dimension {jl.jl_dimension(n, eps)}")
+
+
+def exists_d1(p):
+    """Part D: existence at d = 1 for a word with two target tokens."""
+    n, t, eps, v, g, _ = _setting(p)
+    return _exists(t, 1, tuple(i % 2 for i in range(n)), eps, v * g, "d = 1, s alternating 0, 1")
+
+
+def implication(p):
+    """(c) Search: E with (7) (checked exactly), a v gamma grid; a certified violation refutes."""
+    n, t, eps = p["n"], p["t"], _q(p["eps"])
+    d = jl.jl_dimension(n, eps)
+    grid = [Fraction(n * k) for k in (5, 10, 20, 40, 80, 160)]
+    seeds = range(p["seed"], p["seed"] + p["samples"])
+    res = jl.search(n, t, eps, d, seeds, grid, jl.default_families(t, d, eps))
+    counts = "; ".join(f"{f}: {res.tried[f]} drawn, {res.satisfied[f]} satisfy (7), {res.refuted[f]} "
+                       "violate the probability bound" for f in res.tried)
+    scope = (f"n = {n}, t = {t}, eps = {eps}, d = {d} (the JL dimension), seeds {seeds.start}.."
+             f"{seeds.stop - 1} (numpy default_rng, random word s in [t]^n per seed), v gamma in "
+             f"{[int(x) for x in grid]}")
+    if not res.witnesses:
+        return U, "0", f"{scope}: no violation among the embeddings that satisfy (7); {counts}"
+    w = res.witnesses.get("gaussian JL") or next(iter(res.witnesses.values()))
+    return R, f"{jl.fmt(w.failure)} > {jl.fmt(w.bound)}", (
+        f"{scope}; {counts}. Certified witness: {w.cand.family}, seed {w.cand.seed}, s = {w.cand.s}, (7) "
+        f"exact with ||E_a - E_b||^2/2 in [{float(w.dist[0]):.4f}, {float(w.dist[1]):.4f}] (inside "
+        f"[1 - eps, 1 + eps]), at v gamma = {w.vg}: 1 - P = {jl.fmt(w.failure)} > nt e^(-v gamma/n + 2 eps)"
+        f" = {jl.fmt(w.bound)} (arb balls, certain comparison)")
+
+
+# ----------------------------------------------------------------------------- proof steps
+def p1_jl(p):
+    """P1: the Gaussian E at the JL dimension satisfies (7) (the JL lemma, sampled)."""
+    n, t, eps = p["n"], p["t"], _q(p["eps"])
+    d = jl.jl_dimension(n, eps)
+    seeds = range(p["seed"], p["seed"] + p["samples"])
+    ok = 0
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        s = tuple(int(x) for x in rng.integers(0, t, size=n))
+        ok += jl.satisfies_7(jl.gaussian(t, d, rng), s, eps)
+    return (U if ok else INC), f"{ok}/{len(seeds)}", (
+        f"(7) checked exactly on {len(seeds)} Gaussian embeddings N(0, 1/d) at d = {d}, seeds "
+        f"{seeds.start}..{seeds.stop - 1}: {ok} satisfy it (JL guarantees success with probability >= 1/n "
+        "per draw, not always: a failed draw refutes nothing; a sampled check)")
+
+
+def p2_symbolic():
+    """P2 / eq. (8): B = R E (eq. (6) times E) and sum_{i<=r}(E_{s_i} + B_i) = gamma E_{s_{r+1}}, for
+    every word in {0,1,2}^4 and symbolic E in R^{3 x 2}, symbolic gamma."""
+    g = sp.Symbol("gamma")
+    E = [tuple(sp.Symbol(f"e{k}{j}") for j in range(2)) for k in range(3)]
+    eye = [tuple(sp.Integer(int(i == k)) for i in range(3)) for k in range(3)]
+    out = []
+    for w in range(81):
+        s = [(w // 3**i) % 3 for i in range(4)]
+        B, Rm = closed_form_B(E, s, g), closed_form_B(eye, s, g)
+        for i in range(4):  # B = R E
+            out += [sp.expand(B[i][j] - sum(Rm[i][k] * E[k][j] for k in range(3))) for j in range(2)]
+        for r in range(1, 4):
+            out += [sp.expand(sum(E[s[i]][j] + B[i][j] for i in range(r)) - g * E[s[r]][j]) for j in range(2)]
+    return out
+
+
+def p3_eigen(p):
+    """P3: (7) => the restricted eigenvalues of E E^T on span{delta_{s_i}} lie in [1 - eps, 1 + eps]."""
+    n, t, eps, _, _, s = _setting(p)
+    d = jl.jl_dimension(n, eps)
+    E = jl.shifted(t, d, s[-1])
+    dist = jl.distortion(E, s)
+    big = next(m for m in range(2, 400) if jl.jl_dimension(m, Fraction(99, 100)) < m)
+    return R, f"Rayleigh quotient {jl.gram(E)[s[-1]][s[-1]]}", (
+        f"E = one-hot translated by -delta_{s[-1]} (d = {d}, s = {s}): (7) holds exactly (distortion "
+        f"{dist[0]}..{dist[1]}), yet x = delta_{s[-1]} in the span has x Xi x^T = ||E_{s[-1]}||^2 = 0 < 1 - "
+        f"eps (exact): (7) is translation invariant and says nothing of norms. Also rank: with eps = 99/100 "
+        f"the JL dimension is below n at n = {big} (d = {jl.jl_dimension(big, Fraction(99, 100))}; it grows "
+        f"like log n), "
+        f"so a word of {big} distinct tokens has E_S E_S^T of rank <= d < {big}: an eigenvalue 0 for "
+        "every E")
+
+
+def p4_scale(p):
+    """P4: ||delta Xi - delta||_inf <= eps at the target => softmax_target >= 1 - t exp(-v gamma/n + 2 eps)
+    (the first line of P4 perturbs the logits by eps)."""
+    n, t, eps, v, g, s = _setting(p)
+    d = jl.jl_dimension(n, eps)
+    c2 = next(Fraction(k * k, 256) for k in range(1, 17) if Fraction(k * k, 256) >= 1 - eps)
+    E = jl.scaled(t, d, c2)
+    eta = jl.row_deviation(E, s)
+    rows = jl.logit_rows(E, s)
+    for vg in [Fraction(n * k) for k in (5, 10, 20, 40, 80, 160, 320)]:
+        c = jl.completion(rows, vg)
+        with jl.precision():
+            bound = jl.failure_bound(n, t, eps, vg) / n  # t exp(-v gamma/n + 2 eps)
+            qs = [S / (1 + S) for S in c.steps]
+        for r, q in enumerate(qs, start=1):
+            if q > bound:
+                return R, f"{jl.fmt(q)} > {jl.fmt(bound)}", (
+                    f"E = {c2} ^(1/2) x one-hot (d = {d}): max |Xi_ak - [a = k]| = {eta} <= eps = {eps} "
+                    f"(P3's conclusion holds exactly: E E^T = {c2} I), but the logits are (v gamma/r) "
+                    f"Xi_(a,:), perturbed by (v gamma/r) {eta} = {vg * eta / r} at r = {r}, not by eps; at "
+                    f"v gamma = {vg} the "
+                    f"step-{r} failure {jl.fmt(q)} > t e^(-v gamma/n + 2 eps) = {jl.fmt(bound)} (arb)")
+    return C, "0", f"no step violates the bound at E = {c2}^(1/2) one-hot on the grid"
+
+
+def p4_corrected(p):
+    """P4 with the perturbation (v gamma/r) eta: softmax_target >= 1 - t exp(-(v gamma/n)(1 - 2 eta))."""
+    n, t, eps = p["n"], p["t"], _q(p["eps"])
+    d = jl.jl_dimension(n, eps)
+    seeds = range(p["seed"], p["seed"] + p["samples"])
+    grid = [Fraction(n * k) for k in (1, 5, 20, 80)]
+    checked = bad = 0
+    for seed in seeds:
+        for make in jl.default_families(t, d, eps).values():
+            rng = np.random.default_rng(seed)
+            s = tuple(int(x) for x in rng.integers(0, t, size=n))
+            E = make(rng, s)
+            if E is None or len(s) < 2 or (eta := jl.row_deviation(E, s)) >= Fraction(1, 2):
+                continue
+            rows = jl.logit_rows(E, s)
+            for vg in grid:
+                steps = jl.completion(rows, vg).steps
+                with jl.precision():
+                    b = t * jl.ball(-vg / n * (1 - 2 * eta)).exp()
+                    bad += sum(not (S / (1 + S) < b) for S in steps)
+                checked += len(steps)
+    return (C if bad == 0 else R), f"{bad} of {checked}", (
+        f"every step of every searched E with eta = max |Xi_ak - [a = k]| < 1/2 (seeds {seeds.start}.."
+        f"{seeds.stop - 1}, the four families of the search, d = {d}), v gamma in "
+        f"{[int(x) for x in grid]}: {checked} steps, {bad} undecided or violated (arb balls)")
+
+
+def p5_union(p):
+    """P5: the union bound 1 - prod(1 - q_r) <= sum_r q_r at the (a) embedding."""
+    n, t, eps, v, g, s = _setting(p)
+    E = _embedding(p["embedding"], t, jl.jl_dimension(n, eps), s, p["seed"])
+    c = jl.completion(jl.logit_rows(E, s), v * g)
+    with jl.precision():
+        total = sum((S / (1 + S) for S in c.steps), jl.ball(0))
+    if len(c.steps) == 1:
+        return C, "one step", "n = 2: one step, the union bound is an equality"
+    ok = c.failure < total
+    return (C if ok else INC), f"{jl.fmt(c.failure)} <= {jl.fmt(total)}", (
+        f"E = {p['embedding']} (seed {p['seed']}), v gamma = {v * g}: failure {jl.fmt(c.failure)} "
+        f"{'<' if ok else 'vs'} sum of step failures {jl.fmt(total)} (arb)")
+
+
+def log_step(p):
+    """P6: -log(1 - x) <= 2x on [0, X_LO]; f = 2x + log(1 - x) is concave with f(0) = 0, so f >= 0 on
+    [0, x*] where f(x*) = 0, and f(X_LO) > 0 > f(X_HI) brackets x* (arb)."""
+    with jl.precision():
+        f = [2 * jl.ball(x) + (1 - jl.ball(x)).log() for x in (X_LO, X_HI)]
+    ok = f[0] > 0 and f[1] < 0
+    return (C if ok else INC), f"x* in [{X_LO}, {X_HI}]", (
+        f"f(x) = 2x + log(1 - x): f(0) = 0, f'' = -1/(1 - x)^2 < 0 (concave), f({X_LO}) = {jl.fmt(f[0])} > 0,"
+        f" f({X_HI}) = {jl.fmt(f[1])} < 0: -log(1 - x) <= 2x exactly on [0, x*], x* in [{X_LO}, {X_HI}]")
+
+
+def log_step_range(p):
+    """P6 applies only when x = nt exp(-v gamma/n + 2 eps) <= x*: is that so for every v gamma > 0?"""
+    n, t, eps, v, g, _ = _setting(p)
+    x_here = jl.failure_bound(n, t, eps, v * g)
+    x_n = jl.failure_bound(n, t, eps, Fraction(n))
+    with jl.precision():
+        thr = n * (jl.ball(n * t).log() + 2 * jl.ball(eps) - jl.ball(X_LO).log())
+    here = "inside" if x_here < jl.ball(X_LO) else "outside" if x_here > jl.ball(X_HI) else "undecided"
+    return R, f"x = {jl.fmt(x_n)} at v gamma = {n}", (
+        f"the loss bound is quoted for every v gamma; at v gamma = n = {n}: x = nt e^(2 eps - 1) = "
+        f"{jl.fmt(x_n)} > {X_HI} >= x* (log(1 - x) {'undefined' if x_n > 1 else 'defined'}). x <= x* needs "
+        f"v gamma >= n (log(nt) + 2 eps - log x*) ~ {jl.fmt(thr)}; at this v gamma = {v * g}: x = "
+        f"{jl.fmt(x_here)} ({here} the range)")
+
+
+def log_everywhere():
+    """-log(1 - x) <= 2x for every x in (0, 1): false at x = 9/10."""
+    x = sp.Rational(9, 10)
+    return sp.Le(-sp.log(1 - x), 2 * x)
+
+
+# ----------------------------------------------------------------------------- the Scaling remark
+n_, d_ = sp.symbols("n d", positive=True)
+EPS_SCALING = 2 * sp.sqrt(2 * sp.log(n_) / d_)
+
+
+def scaling_identity():
+    """At eps = 2 sqrt(2 log n/d): d (eps^2/2 - eps^3/3) - 4 log n = -d eps^3/3 (< 0 for n >= 2)."""
+    e = EPS_SCALING
+    return sp.simplify(d_ * (e**2 / 2 - e**3 / 3) - 4 * sp.log(n_) + d_ * e**3 / 3)
+
+
+def scaling_meets_jl():
+    """eps = 2 sqrt(2 log n/d) meets d >= 4 log n/(eps^2/2 - eps^3/3): at n = 8, d = 1000."""
+    e = EPS_SCALING.subs({n_: 8, d_: 1000})
+    return sp.Ge(1000 * (e**2 / 2 - e**3 / 3), 4 * sp.log(8))
+
+
+def scaling_direction():
+    """The Scaling bound follows from Theorem 3.1's: needs e^(2 eps) <= 1 + 2 eps (n = 8, d = 1000)."""
+    e = EPS_SCALING.subs({n_: 8, d_: 1000})
+    return sp.Le(sp.exp(2 * e), 1 + 2 * e)
+
+
+def margin_identity():
+    """Xi_aa - Xi_ak = ||E_a - E_k||^2/2 + (||E_a||^2 - ||E_k||^2)/2 (a margin is half a distance plus half
+    a norm difference, which (7) leaves free)."""
+    a, k = sp.symbols("a0:3"), sp.symbols("k0:3")
+    dot = (lambda x, y: sum(i * j for i, j in zip(x, y)))  # noqa: E731
+    diff = [i - j for i, j in zip(a, k)]
+    return sp.expand(dot(a, a) - dot(a, k) - dot(diff, diff) / 2 - (dot(a, a) - dot(k, k)) / 2)
+
+
+# ----------------------------------------------------------------------------- Lemma 5.1 and the control
+def lemma51(p):
+    """Lemma 5.1 is the d = t case: eq. (4) at E = I_t is eq. (6) and 1 - P = 1 - prod_r [1 + (t-1)
+    e^(-v gamma/r)]^(-1) exactly."""
+    n, t, _, v, g, s = _setting(p)
+    eye = jl.onehot(t, t)
+    R6 = [tuple(-(1 + g) * x + g * y for x, y in zip(eye[s[i]], eye[s[i + 1]] if i + 1 < n else (0,) * t))
+          for i in range(n)]
+    R6[0] = tuple(-x + g * y for x, y in zip(eye[s[0]], eye[s[1]] if n > 1 else (0,) * t))
+    same_B = list(closed_form_B(eye, s, g)) == R6
+    rows = jl.head_rows(eye, s, v, g)
+    same_rows = all(row == tuple(Fraction(-1, r) for _ in row) for r, row in enumerate(rows, start=1))
+    c = jl.completion(rows, v * g)
+    return (C if same_B and same_rows else R), "0" if same_B and same_rows else "differs", (
+        f"t = {t}, s = {s}, gamma = {g}: B of eq. (4) at E = I_t equals R of eq. (6): {same_B}; every logit "
+        f"difference of the model is -v gamma/r exactly: {same_rows}, so 1 - P = 1 - prod [1 + (t-1)e^(-v "
+        f"gamma/r)]^(-1) = {jl.fmt(c.failure)} at v gamma = {v * g} (exact logits); its (7) distortion is 1 "
+        f"(any eps), and d = t meets the JL bound only if t >= {jl.jl_dimension(n, _q(p['eps']))}")
+
+
+def control(p):
+    """Control (false): one-hot completes s with failure <= (t - 1) e^(-v gamma) (no 1/r in the exponent)."""
+    n, t, _, v, g, s = _setting(p)
+    c = jl.completion(jl.logit_rows(jl.onehot(t, t), s), v * g)
+    with jl.precision():
+        b = (t - 1) * jl.ball(-v * g).exp()
+    verdict = R if c.failure > b else C if c.failure < b else INC
+    return verdict, f"{jl.fmt(c.failure)} vs {jl.fmt(b)}", f"one-hot, s = {s}, v gamma = {v * g} (arb)"
+
+
+THEOREM = Theorem(
+    id="R24.T31",
+    title="JL memorization: some E at d >= 4 log n/(eps^2/2 - eps^3/3) completes every prefix of s",
+    paper=PaperRef("Richard 2024", "Sec. 3.2, Theorem 3.1 and the Scaling/Memorization remarks; proof "
+                   "App. 5.2 (Lemma 5.1, eqs. (6)-(8))", "(4), (7), (8)", "richard2024depth"),
+    params=ParamSpace((
+        Param("n", int, 6, "length of the training word s (s_i = i mod t)", min=2, max=10),
+        Param("t", int, 3, "vocabulary size", min=2, max=6),
+        Param("eps", float, 0.5, "JL distortion eps in (0, 1) (read as the exact decimal)", min=0.01,
+              max=0.99),
+        Param("v", float, 240.0, "value scale v (V = v I_d)", min=-1e4, max=1e4),
+        Param("gamma", float, 0.5, "the free parameter gamma of eq. (4)", min=-100.0, max=100.0),
+        Param("embedding", str, "gaussian", "the E of claim (a)", choices=("gaussian", "onehot", "circle",
+                                                                          "shifted", "scaled")),
+        Param("seed", int, 0, "first seed (numpy default_rng) of the Gaussian E and of the search", min=0,
+              max=10**6),
+        Param("samples", int, 8, "seeds of the counterexample search", min=1, max=2000),
+    )),
+    assumptions=(
+        Assumption("eps-range", "0 < eps < 1", lambda p: 0 < p["eps"] < 1),
+        Assumption("uniform-attention", "Q = 0 (row r of att is 1_r^T / r)"),
+        Assumption("V=vI", "V = v I_d"),
+        Assumption("B-eq4", "B from eq. (4) built from the same s, E_{s_(n+1)} := 0"),
+        Assumption("JL-dimension", "d >= 4 log n/(eps^2/2 - eps^3/3) (not needed for the existence: "
+                   "d = 2 suffices, see the claims)"),
+    ),
+    conclusion=Completes(sp.Symbol("s"), sp.Symbol("d")),
+    claims=(
+        Computed("(a) bounds at the given E", "identification", "Theorem 3.1, for one E",
+                 "1 - P(complete every prefix) <= nt e^(-v gamma/n + 2 eps) and loss < 2 n^2 t e^(...) at E",
+                 given_E),
+        Computed("(b) some E at the JL dimension (construction)", "conclusion", "Theorem 3.1",
+                 "an E in Q^(t x d), d = JL dimension, meets both bounds", exists_jl),
+        Computed("(b) some E at d = 2 (below the JL bound)", "identification", "derived here",
+                 "an E in Q^(t x 2) meets both bounds", exists_d2),
+        Computed("(b) some E at d = 1, two target tokens", "identification", "derived here",
+                 "an E in Q^(t x 1) meets both bounds for s alternating 0, 1", exists_d1),
+        Computed("(c) (7) => the bounds (search)", "proof-step", "App. 5.2, proof of Theorem 3.1",
+                 "every E satisfying (7) at the JL dimension meets the probability bound", implication),
+        Computed("P1 Gaussian E satisfies (7)", "identification", "App. 5.2 (JL lemma)",
+                 "N(0, 1/d) embeddings at the JL dimension satisfy (7)", p1_jl),
+        SymbolicStep("P2 eq. (8): B = R E, sum (E + B) = gamma E_(s_(r+1))", "proof-step",
+                     "App. 5.2, eq. (8)",
+                     "telescoping for every word in {0,1,2}^4, symbolic E in R^(3 x 2)", p2_symbolic),
+        Computed("P3 (7) => restricted eigenvalues in [1 - eps, 1 + eps]", "proof-step", "App. 5.2",
+                 "E E^T restricted to span{delta_(s_i)} has eigenvalues in [1 - eps, 1 + eps]", p3_eigen),
+        Computed("P4 logit perturbation eps => softmax bound", "proof-step", "App. 5.2",
+                 "||delta Xi - delta||_inf <= eps => softmax_target >= 1 - t e^(-v gamma/n + 2 eps)",
+                 p4_scale),
+        Computed("P4 corrected: perturbation (v gamma/r) eta", "identification", "derived here",
+                 "eta < 1/2 => softmax_target >= 1 - t e^(-(v gamma/n)(1 - 2 eta))", p4_corrected),
+        Computed("P5 union bound", "proof-step", "App. 5.2", "1 - prod(1 - q_r) <= sum q_r", p5_union),
+        Computed("P6 -log(1 - x) <= 2x on [0, 0.7968]", "proof-step", "App. 5.2",
+                 "-log(1 - x) <= 2x for 0 <= x <= 0.7968", log_step),
+        Computed("P6 x = nt e^(-v gamma/n + 2 eps) in range for every v gamma > 0", "identification",
+                 "App. 5.2 ('for large enough gamma')", "x <= x* wherever the loss bound is quoted",
+                 log_step_range),
+        SymbolicStep("-log(1 - x) <= 2x for every x in (0, 1)", "identification", "derived here",
+                     "at x = 9/10", log_everywhere),
+        SymbolicStep("Scaling: eps = 2 sqrt(2 log n/d) gives d(eps^2/2 - eps^3/3) = 4 log n - d eps^3/3",
+                     "identification", "Sec. 3.2, Scaling", "identity in n, d > 0", scaling_identity),
+        SymbolicStep("Scaling: eps = 2 sqrt(2 log n/d) meets the JL condition", "identification",
+                     "Sec. 3.2, Scaling", "d >= 4 log n/(eps^2/2 - eps^3/3) at n = 8, d = 1000",
+                     scaling_meets_jl),
+        SymbolicStep("Scaling bound follows via e^(2 eps) vs 1 + 2 eps", "identification",
+                     "Sec. 3.2, Scaling",
+                     "e^(2 eps) <= 1 + 2 eps at n = 8, d = 1000 (what the substitution needs)",
+                     scaling_direction),
+        SymbolicStep("margin = half distance^2 + half norm^2 difference", "identification", "derived here",
+                     "Xi_aa - Xi_ak = ||E_a - E_k||^2/2 + (||E_a||^2 - ||E_k||^2)/2", margin_identity),
+        Computed("Lemma 5.1 is the d = t case", "identification", "App. 5.2, Lemma 5.1, eq. (6)",
+                 "eq. (4) at E = I_t is eq. (6); logits -v gamma/r off target", lemma51),
+        Computed("control: one-hot failure <= (t - 1) e^(-v gamma)", "control", "deliberately false",
+                 "no 1/r in the exponent", control),
+    ),
+    expect={
+        "(a) bounds at the given E": C,
+        "(b) some E at the JL dimension (construction)": C,
+        "(b) some E at d = 2 (below the JL bound)": C,
+        "(b) some E at d = 1, two target tokens": C,
+        "(c) (7) => the bounds (search)": R,
+        "P1 Gaussian E satisfies (7)": U,
+        "P2 eq. (8): B = R E, sum (E + B) = gamma E_(s_(r+1))": C,
+        "P3 (7) => restricted eigenvalues in [1 - eps, 1 + eps]": R,
+        "P4 logit perturbation eps => softmax bound": R,
+        "P4 corrected: perturbation (v gamma/r) eta": C,
+        "P5 union bound": C,
+        "P6 -log(1 - x) <= 2x on [0, 0.7968]": C,
+        "P6 x = nt e^(-v gamma/n + 2 eps) in range for every v gamma > 0": R,
+        "-log(1 - x) <= 2x for every x in (0, 1)": R,
+        "Scaling: eps = 2 sqrt(2 log n/d) gives d(eps^2/2 - eps^3/3) = 4 log n - d eps^3/3": C,
+        "Scaling: eps = 2 sqrt(2 log n/d) meets the JL condition": R,
+        "Scaling bound follows via e^(2 eps) vs 1 + 2 eps": R,
+        "margin = half distance^2 + half norm^2 difference": C,
+        "Lemma 5.1 is the d = t case": C,
+        "control: one-hot failure <= (t - 1) e^(-v gamma)": R,
+    },
+    notes=("The existential statement (b) is certified by construction (margins >= 1 give 1 - P <= "
+           "(n-1)(t-1) e^(-v gamma/n) for v gamma >= 0), also at d = 2; what fails is the proof: (7) "
+           "constrains pairwise distances of the tokens of s only, so it implies neither P3's eigenvalues "
+           "nor the bounds, and P4 perturbs the logits by eps where they move by (v gamma/r) eps. The "
+           "theorem verdict is on the "
+           "proof's steps (docs/verdicts.md)."),
+)
