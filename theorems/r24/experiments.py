@@ -1,0 +1,456 @@
+"""R24.EXP: the experiments of Richard 2024 (Sec. 2, Sec. 4.2, App. 5.1, App. 5.3.2) -- the negative finding
+reproduced as a small seeded experiment, and the reported figures checked for internal consistency.
+
+* Experiment (proofkit.posembed.gd, numpy): the one-head model of Sec. 3.1 (uniform attention, scalar v,
+  learned E and B, tied unembedding, d = 1 at the defaults) trained by Adam on Theorem 4.1's single word
+  and on many D_2N words; its training loss, valid-completion rate of deeper prefixes (exact DP) and the
+  distance of its positional drift to eq. (4). Verdicts: confirmed or inconclusive, never certified.
+* Figures: exact counts of D_32 by depth (DP), the Fig. 4 training word, Table 1's columns, the Boolean
+  examples of Sec. 2.1 and App. 5.1.1 (parsed by a small tokenizer under two precedence conventions, built
+  with sympy.logic, compared on all 16 assignments), the closed form's exact failure probability at
+  N = 16 (mpmath DP over (position, height) with Head.log_probs) and Sec. 2's training arithmetic.
+"""
+
+from fractions import Fraction
+from itertools import combinations, product
+from math import comb
+
+import mpmath as mp
+import numpy as np
+import sympy as sp
+
+from proofkit.params import Param, ParamSpace
+from proofkit.posembed import gd
+from proofkit.posembed.model import Head
+from proofkit.spec import Computed, PaperRef, Theorem
+from proofkit.verdict import Verdict
+
+C, R, INC = Verdict.CERTIFIED, Verdict.REFUTED, Verdict.INCONCLUSIVE
+FIG4_WORD = "(()(()())((()()))((())))(()))"  # as printed in Sec. 4.2
+DEPTH8_WORD = "(" * 8 + ")" * 8 + "()" * 8
+
+
+# ------------------------------------------------------------------------------------------ the experiment
+_RUNS: dict[tuple, dict] = {}
+
+
+def _experiment(p):
+    key = (p["seed"], p["seeds"], p["steps"])
+    if key not in _RUNS:
+        q = gd.QUICK
+        cfg = gd.Config(N=q["N"], steps=p["steps"], seed=p["seed"])
+        _RUNS[key] = gd.run(cfg, q["word"], q["q_train"], q["n_words"], q["n_test"], p["seeds"])
+    return _RUNS[key]
+
+
+def _setting(rep):
+    c = rep["config"]
+    return (f"experiment (seeds {rep['seeds']}, float64): D_{2 * c['N']}, d = {c['d']}, {c['attention']} "
+            f"attention, {c['value']} value, Adam lr {c['lr']}, {c['steps']} steps; test: "
+            f"{rep['test_prefixes']} distinct prefixes of depth >= {rep['test_depth_at_least']}, exact DP")
+
+
+def _row(x):
+    return (f"seed {x['seed']}: loss {x['train_loss']:.2e}, deep valid {x['deep_valid']:.4f}, v_eff "
+            f"{x['v_eff']:+.1f}, drift dist {x['drift_distance']:.2f} (best gamma {x['best_gamma']:+.2f})")
+
+
+def single_fits(p):
+    """GD on the single training word reaches near-zero training loss in every seed."""
+    rep = _experiment(p)
+    worst = max(x["train_loss"] for x in rep["single"])
+    return (Verdict.CONFIRMED if worst < 1e-2 else INC, f"{worst:.3g}",
+            f"{_setting(rep)}; word {rep['word']}: " + "; ".join(_row(x) for x in rep["single"]))
+
+
+def single_never_extrapolates(p):
+    """Sec. 4.2 for this model: no seed's GD head completes deep prefixes as well as the closed form."""
+    rep = _experiment(p)
+    cf = rep["closed_form"]["deep_valid"]
+    good = [x for x in rep["single"] if x["deep_valid"] >= cf - 0.05]
+    how = (f"{_setting(rep)}; closed form (v = {rep['closed_form']['v']}) deep valid {cf:.4f}; "
+           f"{len(rep['single']) - len(good)}/{len(rep['single'])} seeds fail (v_eff > 0: the repulsive "
+           f"gamma ~ +1 head of Thm 4.1's converse), {len(good)} find an attractive head (v_eff < 0, "
+           "gamma ~ -1, not eq. (4)'s -1/2) that extrapolates: " + "; ".join(_row(x) for x in rep["single"]))
+    return (Verdict.CONFIRMED if not good else INC, str(len(good)),
+            how + (". Not reproduced in every seed: which minimum GD reaches follows the sign v ends with"
+                   if good else ""))
+
+
+def many_below_closed_form(p):
+    """GD on many D_2N words completes deeper prefixes less often (mean over seeds) than the closed form."""
+    rep = _experiment(p)
+    cf = rep["closed_form"]["deep_valid"]
+    mean = float(np.mean([x["deep_valid"] for x in rep["many"]]))
+    return (Verdict.CONFIRMED if mean < cf - 0.05 else INC, f"{mean:.4f}",
+            f"{_setting(rep)}; {rep['n_words']} uniform words of depth <= {rep['q_train']} "
+            f"({rep['distinct_training_words']} distinct); mean deep valid {mean:.4f} vs closed form "
+            f"{cf:.4f}: "
+            + "; ".join(_row(x) for x in rep["many"]))
+
+
+def drift_not_closed_form(p):
+    """No GD head (single or many words) has its positional drift within 1/4 of eq. (4)'s (gamma = -1/2)."""
+    rep = _experiment(p)
+    dist = min(x["drift_distance"] for x in rep["single"] + rep["many"])
+    return (Verdict.CONFIRMED if dist > 0.25 else INC, f"{dist:.3f}",
+            f"{_setting(rep)}; smallest max_r |beta_r - beta*_r| over all runs {dist:.3f} (beta*: eq. (4) "
+            "built on the training word, or the nearest training word)")
+
+
+# --------------------------------------------------------------------------------------- exact D_32 counts
+def _le(q):
+    return gd.count_words(16, q)
+
+
+def d42_training_size(p):
+    """2^25 uniform D_32 words hold ~2.4e7 of depth <= 8?"""
+    cat, m = comb(32, 16) // 17, 2**25
+    unif = Fraction(_le(8), cat) * m
+    hoeff = 2 * m * (float(unif) - 2.4e7) ** 2 / m**2  # Hoeffding exponent for a deviation >= unif - 2.4e7
+    distinct = _le(8) * (1 - (1 - 1 / cat) ** m)
+    walk = _walk_fraction(8) * m
+    q6 = Fraction(_le(6), cat) * m
+    return (R, f"{float(unif):.4e}",
+            f"exact: |D_32| = {cat}, {_le(8)} of depth <= 8; uniform with replacement: "
+            f"E = {float(unif):,.0f} "
+            f"(2.4e7 is {float(unif) - 2.4e7:,.0f} below; Hoeffding: probability <= 2 exp(-{hoeff:.3g})); "
+            f"uniform then de-duplicated: {distinct:,.0f}; uniform valid next move: {float(walk):,.0f}; "
+            f"none gives 2.4e7. Uniform sampling's depth <= 6 count {float(q6):,.0f} is the closest")
+
+
+def _walk_fraction(q):
+    """P(depth <= q) of the 'uniform valid next move' generator of D_32 (exact Fractions)."""
+    n, dist = 32, {0: Fraction(1)}
+    for r in range(n):
+        nxt: dict[int, Fraction] = {}
+        for h, pr in dist.items():
+            moves = [h2 for h2 in (h + 1, h - 1) if 0 <= h2 <= min(q, n - r - 1)]
+            allowed = [h2 for h2 in (h + 1, h - 1) if 0 <= h2 <= n - r - 1]
+            for h2 in moves:
+                nxt[h2] = nxt.get(h2, 0) + pr / len(allowed)
+        dist = nxt
+    return dist.get(0, Fraction(0))
+
+
+def d43_depth4(p):
+    n4 = _le(4)
+    return (R if n4 < 10**7 else C, str(n4),
+            f"exact DP: D_32 has {n4:,} words of depth <= 4 (< 10^7), so 10^7 distinct training words of "
+            "depth q <= 4 (Sec. 4.2, sample-size experiment) do not exist")
+
+
+def d43_depth13(p):
+    n13 = gd.count_words(16, 16, lo=13)
+    return (C if n13 >= 1024 else R, str(n13), f"exact DP: {n13} D_32 words of depth >= 13 (>= 1024)")
+
+
+def control_depth3(p):
+    n3 = _le(3)
+    return (R if n3 < 10**7 else C, str(n3), f"exact DP: {n3:,} words of depth <= 3")
+
+
+# ------------------------------------------------------------------------------------------ Fig. 4, Table 1
+def _dyck_depth(w):
+    h, top = 0, 0
+    for c in w:
+        h += 1 if c == "(" else -1
+        top = max(top, h)
+        if h < 0:
+            return None
+    return top if h == 0 else None
+
+
+def d44_fig4_word(p):
+    w = FIG4_WORD
+    hs = np.cumsum([1 if c == "(" else -1 for c in w])
+    readings = set()
+    for pos in combinations(range(32), 3):
+        for close in range(3):
+            it, out = iter(w), []
+            for i in range(32):
+                out.append(("(" if pos.index(i) != close else ")") if i in pos else next(it))
+            s = "".join(out)
+            if _dyck_depth(s) == 4:
+                readings.add(s)
+    keep = sorted(r for r in readings if r.startswith(w[:24]))
+    return (R, str(len(w)),
+            f"as printed: length {len(w)} (not 32), {w.count('(')} '(' and {w.count(')')} ')', height "
+            f"{int(hs[-1])} at the end and first negative at position {int(np.argmax(hs < 0)) + 1}, max "
+            f"height {int(hs.max())}: not a D_32 word. Nearest readings (2 '(' and 1 ')' inserted, edit "
+            "distance 3): "
+            f"{len(readings)} D_32 words of depth 4, {len(keep)} keep the balanced first 24 characters, e.g. "
+            f"{keep[0]}; the experiment's word {gd.FULL['word']} is one of them: "
+            f"{gd.FULL['word'] in readings}")
+
+
+def d45_table_sums(p):
+    a, b = [52, 15, 12, 8, 5, 3, 2, 2, 1], [34, 24, 18, 11, 8, 2, 1, 1, 1]
+    ok = sum(a) == 100 and sum(b) == 100
+    return (C if ok else R, f"{sum(a)}, {sum(b)}", f"exact: q = 8 column sums to {sum(a)}, q = 4 to {sum(b)}")
+
+
+def d45_unique_completion(p):
+    ballot = comb(16, 0)  # binom(2N - r, (2N - r - h)/2) - binom(., . - 1) at r = h = 16
+    n = sum(1 for t in product("()", repeat=16) if _dyck_depth("(" * 16 + "".join(t)) is not None)
+    return (C if n == ballot == 1 else R, str(n),
+            f"exact: of the 2^16 continuations of 16 '(' exactly {n} is balanced (sixteen ')'); so at most "
+            "one row of Table 1 can read 'Yes' (only the 52 row does); the printed completion strings are "
+            "garbled")
+
+
+# ----------------------------------------------------------------------------------------------- Boolean
+P = sp.symbols("p0 p1 p2 p3")
+_ATOMS = {"true": sp.true, "false": sp.false, **{f"p{i}": P[i] for i in range(4)}}
+S21 = ("((((p3 & p3) & (true | ¬p2)) & (¬p2 & p0))) | (((¬p3 & p1) & (true & ¬p2))) & "
+       "(((p0 & p2) & ((p3 | true) | (¬p3 | ¬p3))))")
+S21_RHS = "p0 & p3 & ¬p2"
+A511 = ("(((¬p2|¬p2)|(false|(false&false))))&(((false&true)|((p3|p3)&(¬p3|¬p2))))&(((p2|¬p2)&((¬p0&¬p1)|"
+        "(p3|¬p2))))|((((¬p0|(p1&¬p3))|(p2&(p2|p3))))&((((¬p1|p1)&(p1|false))))")
+A511_SOLUTION = "p1|(p3&¬p2)"
+#: the prompt has one '(' too many; (a) close it at the end, (b) drop it (GPT-4's reprint of that clause)
+A511_READINGS = {"close at end": A511 + ")", "drop extra '('": A511.replace("|((((¬p0", "|(((¬p0")}
+
+
+def tokens(text):
+    """p0..p3, true, false, ¬ (or ~), &, |, parentheses; spaces ignored."""
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif c in "()&|":
+            out.append(c)
+            i += 1
+        elif c in "¬~":
+            out.append("¬")
+            i += 1
+        else:
+            name = next((a for a in _ATOMS if text.startswith(a, i)), None)
+            if name is None:
+                raise ValueError(f"unknown token at {i}: {text[i:i + 8]!r}")
+            out.append(name)
+            i += len(name)
+    return out
+
+
+def parse(text, convention):
+    """sympy Boolean of ``text``: 'sympy' (¬ > & > |) or 'left' (& and | equal, grouped left to right)."""
+    toks, pos = tokens(text), 0
+
+    def unary():
+        nonlocal pos
+        t = toks[pos]
+        pos += 1
+        if t == "¬":
+            return sp.Not(unary())
+        if t == "(":
+            e = binary(0)
+            if pos >= len(toks) or toks[pos] != ")":
+                raise ValueError("unbalanced parentheses")
+            pos += 1
+            return e
+        if t in _ATOMS:
+            return _ATOMS[t]
+        raise ValueError(f"unexpected {t!r}")
+
+    def binary(level):
+        nonlocal pos
+        ops = ("|", "&") if convention == "sympy" else ("&|",)
+        if level == len(ops):
+            return unary()
+        e = binary(level + 1)
+        while pos < len(toks) and toks[pos] in ops[level]:
+            op = toks[pos]
+            pos += 1
+            e = (sp.And if op == "&" else sp.Or)(e, binary(level + 1))
+        return e
+
+    e = binary(0)
+    if pos != len(toks):
+        raise ValueError("unbalanced parentheses")
+    return e
+
+
+def equivalent(a, b):
+    """Same truth value on all 16 assignments of p0..p3."""
+    return all(bool(a.xreplace(dict(zip(P, v)))) == bool(b.xreplace(dict(zip(P, v))))
+               for v in product((sp.false, sp.true), repeat=4))
+
+
+def d46_variables(p):
+    used = sorted({t for s in (S21, S21_RHS, A511) for t in tokens(s) if t.startswith("p")})
+    return (R, ",".join(used), f"the printed examples use {used}; App. 5.1.2's variables p1..p3 lack p0 "
+            "(Sec. 2.1 and the token set list p0..p3)")
+
+
+def _a511(convention):
+    sol = parse(A511_SOLUTION, convention)
+    try:
+        parse(A511, convention)
+        raise AssertionError("A511 expected unbalanced")
+    except ValueError:
+        pass
+    res = {k: equivalent(parse(v, convention), sol) for k, v in A511_READINGS.items()}
+    simp = {k: sp.simplify_logic(parse(v, convention)) for k, v in A511_READINGS.items()}
+    return res, simp
+
+
+def d46_a511(convention):
+    def run(p):
+        res, simp = _a511(convention)
+        ok = all(res.values())
+        return (C if ok else R, str(res),
+                "exact truth table (16 assignments); the printed prompt has one unclosed '('; readings: "
+                + "; ".join(f"{k}: {res[k]} (simplifies to {sp.sstr(simp[k])})" for k in res))
+    return run
+
+
+def d46_s21(convention):
+    def run(p):
+        ok = equivalent(parse(S21, convention), parse(S21_RHS, convention))
+        return (C if ok else R, str(ok), f"exact truth table: LHS simplifies to "
+                f"{sp.sstr(sp.simplify_logic(parse(S21, convention)))}, RHS {S21_RHS}")
+    return run
+
+
+# ----------------------------------------------------------------------------- closed form at N = 16 (D48)
+def closed_form_failure(word, v, dps=30):
+    """max over completable states (r, h), 1 <= r < 2N, of P(completion not in D_2N) for Theorem 4.1's head
+    built on ``word`` (gamma = -1/2), by a backward DP in mpmath (failure mass accumulated directly)."""
+    s = [0 if c == "(" else 1 for c in word]
+    n = len(s)
+    head = Head.closed_form([[1], [-1]], s, Fraction(-1, 2), v)
+    with mp.workdps(dps):
+        F = {(n, h): mp.mpf(0 if h == 0 else 1) for h in range(n + 2)}
+        worst = mp.mpf(0)
+        for r in range(n - 1, 0, -1):
+            for h in range(0, n - r + 1):
+                if (r + h) % 2 or h > r:
+                    continue
+                z = [0] * ((r + h) // 2) + [1] * ((r - h) // 2)
+                lo, lc = head.log_probs(z, dps)
+                down = F[(r + 1, h - 1)] if h >= 1 else mp.mpf(1)
+                up = F.get((r + 1, h + 1), mp.mpf(1))  # too high to close in time: fails surely
+                F[(r, h)] = mp.exp(lo) * up + mp.exp(lc) * down
+                if h <= n - r:
+                    worst = max(worst, F[(r, h)])
+        return worst
+
+
+def d48_closed_form(p):
+    v = -(2 * 16**2 + 1)
+    rows = [(w, _dyck_depth(w), closed_form_failure(w, v)) for w in (gd.FULL["word"], DEPTH8_WORD)]
+    bound = max(1024 * float(f) for _, _, f in rows)
+    return (Verdict.CONFIRMED if bound < 0.05 else INC, f"{bound:.3g}",
+            f"exact DP (mpmath 30 digits, Head.log_probs), v = {v}, gamma = -1/2: " + "; ".join(
+                f"word {w} (depth {q}): max failure over every completable state {mp.nstr(f, 4)}"
+                for w, q, f in rows)
+            + f"; P(any failure on 1024 prefixes) <= 1024 x max = {bound:.3g}, "
+            f"P(100%) >= {1 - bound:.4f}: 100% is what the closed form predicts")
+
+
+# ----------------------------------------------------------------------------------- Sec. 2 arithmetic (D49)
+def d49_power(p):
+    return (C if round(2**14 / 1e3) / 10 == 1.6 else R, str(2**14), "exact: 2^14 = 16384 = 1.6384e4 ~ 1.6e4")
+
+
+def d49_tokens(p):
+    per = {"2^14 sequences of 1024 tokens per batch": 2**14 * 1024, "2^14 tokens per batch": 2**14,
+           "10^9 tokens cut into 2^14 batches": 10**9 // 2**14}
+    return (INC, str(per), "ambiguous as printed; tokens per step and passes over 10^9 tokens in 10^5 "
+            "steps: "
+            + "; ".join(f"{k}: {t:,} tokens/step, {t * 10**5 / 1e9:.3g} passes" for k, t in per.items()))
+
+
+def d49_params(p):
+    d, L = 1024, 8
+    four, eight = 12 * L * d * d, 20 * L * d * d
+    return (Verdict.CONFIRMED if abs(four / 1e8 - 1) < 0.05 else INC, f"{four:.4g}",
+            f"d = 1024, L = 8: attention 4d^2 + MLP 2 x 4d^2 = 12 L d^2 = {four:.4g} (GPT-2's 4d MLP, "
+            "~10^8); "
+            f"with Sec. 4.2's 8d MLP, 20 L d^2 = {eight:.4g}; embeddings excluded")
+
+
+THEOREM = Theorem(
+    id="R24.EXP",
+    title="Richard 2024's experiments: GD vs the closed-form Dyck head, and the reported figures",
+    paper=PaperRef("Richard 2024 (depth extrapolation of decoders)",
+                   "Sec. 2, Sec. 4.2, App. 5.1, App. 5.3.2 (Fig. 4, Table 1)", "", "richard2024depth"),
+    params=ParamSpace((
+        Param("seed", int, 0, "data seed and first initialization seed", min=0, max=10**6),
+        Param("seeds", int, 4, "initialization seeds", min=1, max=64),
+        Param("steps", int, 300, "Adam steps per run", min=1, max=100000),
+    )),
+    assumptions=(),
+    claims=(
+        Computed("EXP: GD fits the single word", "conclusion", "Sec. 4.2 (loss reaches zero)",
+                 "Adam on Theorem 4.1's one training word drives the training loss below 1e-2 nats/token",
+                 single_fits),
+        Computed("EXP: GD on one word never finds an extrapolating head", "conclusion", "Sec. 4.2, Fig. 4",
+                 "no seed's GD head completes deeper prefixes within 0.05 of the closed form's rate",
+                 single_never_extrapolates),
+        Computed("EXP: GD on many words completes deep prefixes worse", "conclusion", "Sec. 4.2, Fig. 3",
+                 "mean over seeds of the deep valid rate < closed form's - 0.05", many_below_closed_form),
+        Computed("EXP: learned drift is not eq. (4)'s", "conclusion", "Sec. 4.2",
+                 "every GD head's beta is > 1/4 from eq. (4)'s (gamma = -1/2) in max norm",
+                 drift_not_closed_form),
+        Computed("D42: ~2.4e7 of 2^25 uniform D_32 words have depth <= 8", "conclusion", "Sec. 4.2, Data",
+                 "the training-set size matches uniform sampling", d42_training_size),
+        Computed("D43: >= 10^7 distinct D_32 words of depth <= 4", "conclusion", "Sec. 4.2, sample size",
+                 "10^7 distinct training words of depth q <= 4 exist", d43_depth4),
+        Computed("D43: >= 1024 D_32 words of depth >= 13", "conclusion", "Sec. 4.2, sample size",
+                 "a test set of 1024 words of depth >= 13 exists", d43_depth13),
+        Computed("D44: Fig. 4's training word is a D_32 word of depth 4", "conclusion", "Sec. 4.2, Fig. 4",
+                 "(()(()())((()()))((())))(())) has length 32, is balanced and never negative, depth 4",
+                 d44_fig4_word),
+        Computed("D45: Table 1 columns sum to 100", "conclusion", "App. 5.3.2, Table 1",
+                 "52+15+12+8+5+3+2+2+1 = 34+24+18+11+8+2+1+1+1 = 100", d45_table_sums),
+        Computed("D45: 16 '(' has one balanced completion", "conclusion", "App. 5.3.2, Table 1",
+                 "the deepest D_32 prefix completes only into 16 ')'", d45_unique_completion),
+        Computed("D46: the variables are p1..p3", "conclusion", "App. 5.1.2 vs Sec. 2.1",
+                 "App. 5.1.2's variable set covers the printed examples", d46_variables),
+        Computed("D46: App. 5.1.1 solution, sympy precedence", "conclusion", "App. 5.1.1",
+                 "the expression is equivalent to p1|(p3&¬p2) with ¬ > & > |", d46_a511("sympy")),
+        Computed("D46: App. 5.1.1 solution, left-to-right", "conclusion", "App. 5.1.1",
+                 "the same with & and | grouped left to right, for every repair of its parentheses",
+                 d46_a511("left")),
+        Computed("D46: Sec. 2.1 example, sympy precedence", "conclusion", "Sec. 2.1",
+                 "LHS = p0 & p3 & ¬p2 with ¬ > & > |", d46_s21("sympy")),
+        Computed("D46: Sec. 2.1 example, left-to-right", "conclusion", "Sec. 2.1",
+                 "LHS = p0 & p3 & ¬p2 with & and | grouped left to right", d46_s21("left")),
+        Computed("D48: closed form's 100% on 1024 prefixes", "conclusion", "Sec. 4.2, Fig. 3 right",
+                 "the closed form (N = 16) fails on none of 1024 prefixes with high probability",
+                 d48_closed_form),
+        Computed("D49: 2^14 ~ 1.6e4", "conclusion", "Sec. 2.2", "2^14 = 1.6384e4", d49_power),
+        Computed("D49: tokens per step", "conclusion", "Sec. 2.2",
+                 "'10^5 steps on 2^14 batches from 10^9 length sequences' fixes the tokens per step",
+                 d49_tokens),
+        Computed("D49: ~1e8 parameters", "conclusion", "Sec. 2.2",
+                 "d = 1024, L = 8 gives ~10^8 parameters", d49_params),
+        Computed("control: D_32 has >= 10^7 words of depth <= 3", "control", "deliberately false",
+                 "#{w in D_32 : depth(w) <= 3} >= 10^7", control_depth3),
+    ),
+    expect={
+        "EXP: GD fits the single word": Verdict.CONFIRMED,
+        "EXP: GD on one word never finds an extrapolating head": INC,
+        "EXP: GD on many words completes deep prefixes worse": Verdict.CONFIRMED,
+        "EXP: learned drift is not eq. (4)'s": Verdict.CONFIRMED,
+        "D42: ~2.4e7 of 2^25 uniform D_32 words have depth <= 8": R,
+        "D43: >= 10^7 distinct D_32 words of depth <= 4": R,
+        "D43: >= 1024 D_32 words of depth >= 13": C,
+        "D44: Fig. 4's training word is a D_32 word of depth 4": R,
+        "D45: Table 1 columns sum to 100": C,
+        "D45: 16 '(' has one balanced completion": C,
+        "D46: the variables are p1..p3": R,
+        "D46: App. 5.1.1 solution, sympy precedence": C,
+        "D46: App. 5.1.1 solution, left-to-right": R,
+        "D46: Sec. 2.1 example, sympy precedence": C,
+        "D46: Sec. 2.1 example, left-to-right": R,
+        "D48: closed form's 100% on 1024 prefixes": Verdict.CONFIRMED,
+        "D49: 2^14 ~ 1.6e4": C,
+        "D49: tokens per step": INC,
+        "D49: ~1e8 parameters": Verdict.CONFIRMED,
+        "control: D_32 has >= 10^7 words of depth <= 3": R,
+    },
+)
