@@ -111,13 +111,13 @@ def exists_jl(p):
 
 
 def exists_d2(p):
-    """Part D: existence at d = 2, below the JL dimension."""
+    """Existence at d = 2, below the JL dimension (the role of the d condition)."""
     n, t, eps, v, g, s = _setting(p)
     return _exists(t, 2, s, eps, v * g, f"d = 2 < JL dimension {jl.jl_dimension(n, eps)}")
 
 
 def exists_d1(p):
-    """Part D: existence at d = 1 for a word with two target tokens."""
+    """Existence at d = 1 for a word with two target tokens."""
     n, t, eps, v, g, _ = _setting(p)
     return _exists(t, 1, tuple(i % 2 for i in range(n)), eps, v * g, "d = 1, s alternating 0, 1")
 
