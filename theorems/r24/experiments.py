@@ -103,7 +103,7 @@ def _le(q):
     return gd.count_words(16, q)
 
 
-def d42_training_size(p):
+def fig_training_size(p):
     """2^25 uniform D_32 words hold ~2.4e7 of depth <= 8?"""
     cat, m = comb(32, 16) // 17, 2**25
     unif = Fraction(_le(8), cat) * m
@@ -133,14 +133,14 @@ def _walk_fraction(q):
     return dist.get(0, Fraction(0))
 
 
-def d43_depth4(p):
+def fig_depth4(p):
     n4 = _le(4)
     return (R if n4 < 10**7 else C, str(n4),
             f"exact DP: D_32 has {n4:,} words of depth <= 4 (< 10^7), so 10^7 distinct training words of "
             "depth q <= 4 (Sec. 4.2, sample-size experiment) do not exist")
 
 
-def d43_depth13(p):
+def fig_depth13(p):
     n13 = gd.count_words(16, 16, lo=13)
     return (C if n13 >= 1024 else R, str(n13), f"exact DP: {n13} D_32 words of depth >= 13 (>= 1024)")
 
@@ -161,7 +161,7 @@ def _dyck_depth(w):
     return top if h == 0 else None
 
 
-def d44_fig4_word(p):
+def fig_fig4_word(p):
     w = FIG4_WORD
     hs = np.cumsum([1 if c == "(" else -1 for c in w])
     readings = set()
@@ -184,13 +184,13 @@ def d44_fig4_word(p):
             f"{gd.FULL['word'] in readings}")
 
 
-def d45_table_sums(p):
+def fig_table_sums(p):
     a, b = [52, 15, 12, 8, 5, 3, 2, 2, 1], [34, 24, 18, 11, 8, 2, 1, 1, 1]
     ok = sum(a) == 100 and sum(b) == 100
     return (C if ok else R, f"{sum(a)}, {sum(b)}", f"exact: q = 8 column sums to {sum(a)}, q = 4 to {sum(b)}")
 
 
-def d45_unique_completion(p):
+def fig_unique_completion(p):
     ballot = comb(16, 0)  # binom(2N - r, (2N - r - h)/2) - binom(., . - 1) at r = h = 16
     n = sum(1 for t in product("()", repeat=16) if _dyck_depth("(" * 16 + "".join(t)) is not None)
     return (C if n == ballot == 1 else R, str(n),
@@ -278,7 +278,7 @@ def equivalent(a, b):
                for v in product((sp.false, sp.true), repeat=4))
 
 
-def d46_variables(p):
+def fig_variables(p):
     used = sorted({t for s in (S21, S21_RHS, A511) for t in tokens(s) if t.startswith("p")})
     return (R, ",".join(used), f"the printed examples use {used}; App. 5.1.2's variables p1..p3 lack p0 "
             "(Sec. 2.1 and the token set list p0..p3)")
@@ -296,7 +296,7 @@ def _a511(convention):
     return res, simp
 
 
-def d46_a511(convention):
+def fig_a511(convention):
     def run(p):
         res, simp = _a511(convention)
         ok = all(res.values())
@@ -306,7 +306,7 @@ def d46_a511(convention):
     return run
 
 
-def d46_s21(convention):
+def fig_s21(convention):
     def run(p):
         ok = equivalent(parse(S21, convention), parse(S21_RHS, convention))
         return (C if ok else R, str(ok), f"exact truth table: LHS simplifies to "
@@ -314,7 +314,7 @@ def d46_s21(convention):
     return run
 
 
-# ----------------------------------------------------------------------------- closed form at N = 16 (D48)
+# ----------------------------------------------------------------------------- closed form at N = 16
 def closed_form_failure(word, v, dps=30):
     """max over completable states (r, h), 1 <= r < 2N, of P(completion not in D_2N) for Theorem 4.1's head
     built on ``word`` (gamma = -1/2), by a backward DP in mpmath (failure mass accumulated directly)."""
@@ -338,7 +338,7 @@ def closed_form_failure(word, v, dps=30):
         return worst
 
 
-def d48_closed_form(p):
+def fig_closed_form(p):
     v = -(2 * 16**2 + 1)
     rows = [(w, _dyck_depth(w), closed_form_failure(w, v)) for w in (gd.FULL["word"], DEPTH8_WORD)]
     bound = max(1024 * float(f) for _, _, f in rows)
@@ -350,12 +350,12 @@ def d48_closed_form(p):
             f"P(100%) >= {1 - bound:.4f}: 100% is what the closed form predicts")
 
 
-# ----------------------------------------------------------------------------------- Sec. 2 arithmetic (D49)
-def d49_power(p):
+# ----------------------------------------------------------------------------------- Sec. 2 arithmetic
+def fig_power(p):
     return (C if round(2**14 / 1e3) / 10 == 1.6 else R, str(2**14), "exact: 2^14 = 16384 = 1.6384e4 ~ 1.6e4")
 
 
-def d49_tokens(p):
+def fig_tokens(p):
     per = {"2^14 sequences of 1024 tokens per batch": 2**14 * 1024, "2^14 tokens per batch": 2**14,
            "10^9 tokens cut into 2^14 batches": 10**9 // 2**14}
     return (INC, str(per), "ambiguous as printed; tokens per step and passes over 10^9 tokens in 10^5 "
@@ -363,7 +363,7 @@ def d49_tokens(p):
             + "; ".join(f"{k}: {t:,} tokens/step, {t * 10**5 / 1e9:.3g} passes" for k, t in per.items()))
 
 
-def d49_params(p):
+def fig_params(p):
     d, L = 1024, 8
     four, eight = 12 * L * d * d, 20 * L * d * d
     return (Verdict.CONFIRMED if abs(four / 1e8 - 1) < 0.05 else INC, f"{four:.4g}",
@@ -395,39 +395,40 @@ THEOREM = Theorem(
         Computed("EXP: learned drift is not eq. (4)'s", "conclusion", "Sec. 4.2",
                  "every GD head's beta is > 1/4 from eq. (4)'s (gamma = -1/2) in max norm",
                  drift_not_closed_form),
-        Computed("D42: ~2.4e7 of 2^25 uniform D_32 words have depth <= 8", "conclusion", "Sec. 4.2, Data",
-                 "the training-set size matches uniform sampling", d42_training_size),
-        Computed("D43: >= 10^7 distinct D_32 words of depth <= 4", "conclusion", "Sec. 4.2, sample size",
-                 "10^7 distinct training words of depth q <= 4 exist", d43_depth4),
-        Computed("D43: >= 1024 D_32 words of depth >= 13", "conclusion", "Sec. 4.2, sample size",
-                 "a test set of 1024 words of depth >= 13 exists", d43_depth13),
-        Computed("D44: Fig. 4's training word is a D_32 word of depth 4", "conclusion", "Sec. 4.2, Fig. 4",
+        Computed("Sec. 4.2: ~2.4e7 of 2^25 uniform D_32 words have depth <= 8", "conclusion",
+                 "Sec. 4.2, Data",
+                 "the training-set size matches uniform sampling", fig_training_size),
+        Computed("Sec. 4.2: >= 10^7 distinct D_32 words of depth <= 4", "conclusion", "Sec. 4.2, sample size",
+                 "10^7 distinct training words of depth q <= 4 exist", fig_depth4),
+        Computed("Sec. 4.2: >= 1024 D_32 words of depth >= 13", "conclusion", "Sec. 4.2, sample size",
+                 "a test set of 1024 words of depth >= 13 exists", fig_depth13),
+        Computed("Fig. 4: the training word is a D_32 word of depth 4", "conclusion", "Sec. 4.2, Fig. 4",
                  "(()(()())((()()))((())))(())) has length 32, is balanced and never negative, depth 4",
-                 d44_fig4_word),
-        Computed("D45: Table 1 columns sum to 100", "conclusion", "App. 5.3.2, Table 1",
-                 "52+15+12+8+5+3+2+2+1 = 34+24+18+11+8+2+1+1+1 = 100", d45_table_sums),
-        Computed("D45: 16 '(' has one balanced completion", "conclusion", "App. 5.3.2, Table 1",
-                 "the deepest D_32 prefix completes only into 16 ')'", d45_unique_completion),
-        Computed("D46: the variables are p1..p3", "conclusion", "App. 5.1.2 vs Sec. 2.1",
-                 "App. 5.1.2's variable set covers the printed examples", d46_variables),
-        Computed("D46: App. 5.1.1 solution, sympy precedence", "conclusion", "App. 5.1.1",
-                 "the expression is equivalent to p1|(p3&¬p2) with ¬ > & > |", d46_a511("sympy")),
-        Computed("D46: App. 5.1.1 solution, left-to-right", "conclusion", "App. 5.1.1",
+                 fig_fig4_word),
+        Computed("Table 1: columns sum to 100", "conclusion", "App. 5.3.2, Table 1",
+                 "52+15+12+8+5+3+2+2+1 = 34+24+18+11+8+2+1+1+1 = 100", fig_table_sums),
+        Computed("Table 1: 16 '(' has one balanced completion", "conclusion", "App. 5.3.2, Table 1",
+                 "the deepest D_32 prefix completes only into 16 ')'", fig_unique_completion),
+        Computed("App. 5.1.2: the variables are p1..p3", "conclusion", "App. 5.1.2 vs Sec. 2.1",
+                 "App. 5.1.2's variable set covers the printed examples", fig_variables),
+        Computed("App. 5.1.1: solution, sympy precedence", "conclusion", "App. 5.1.1",
+                 "the expression is equivalent to p1|(p3&¬p2) with ¬ > & > |", fig_a511("sympy")),
+        Computed("App. 5.1.1: solution, left-to-right", "conclusion", "App. 5.1.1",
                  "the same with & and | grouped left to right, for every repair of its parentheses",
-                 d46_a511("left")),
-        Computed("D46: Sec. 2.1 example, sympy precedence", "conclusion", "Sec. 2.1",
-                 "LHS = p0 & p3 & ¬p2 with ¬ > & > |", d46_s21("sympy")),
-        Computed("D46: Sec. 2.1 example, left-to-right", "conclusion", "Sec. 2.1",
-                 "LHS = p0 & p3 & ¬p2 with & and | grouped left to right", d46_s21("left")),
-        Computed("D48: closed form's 100% on 1024 prefixes", "conclusion", "Sec. 4.2, Fig. 3 right",
+                 fig_a511("left")),
+        Computed("Sec. 2.1: example, sympy precedence", "conclusion", "Sec. 2.1",
+                 "LHS = p0 & p3 & ¬p2 with ¬ > & > |", fig_s21("sympy")),
+        Computed("Sec. 2.1: example, left-to-right", "conclusion", "Sec. 2.1",
+                 "LHS = p0 & p3 & ¬p2 with & and | grouped left to right", fig_s21("left")),
+        Computed("Sec. 4.2: closed form's 100% on 1024 prefixes", "conclusion", "Sec. 4.2, Fig. 3 right",
                  "the closed form (N = 16) fails on none of 1024 prefixes with high probability",
-                 d48_closed_form),
-        Computed("D49: 2^14 ~ 1.6e4", "conclusion", "Sec. 2.2", "2^14 = 1.6384e4", d49_power),
-        Computed("D49: tokens per step", "conclusion", "Sec. 2.2",
+                 fig_closed_form),
+        Computed("Sec. 2.2: 2^14 ~ 1.6e4", "conclusion", "Sec. 2.2", "2^14 = 1.6384e4", fig_power),
+        Computed("Sec. 2.2: tokens per step", "conclusion", "Sec. 2.2",
                  "'10^5 steps on 2^14 batches from 10^9 length sequences' fixes the tokens per step",
-                 d49_tokens),
-        Computed("D49: ~1e8 parameters", "conclusion", "Sec. 2.2",
-                 "d = 1024, L = 8 gives ~10^8 parameters", d49_params),
+                 fig_tokens),
+        Computed("Sec. 2.2: ~1e8 parameters", "conclusion", "Sec. 2.2",
+                 "d = 1024, L = 8 gives ~10^8 parameters", fig_params),
         Computed("control: D_32 has >= 10^7 words of depth <= 3", "control", "deliberately false",
                  "#{w in D_32 : depth(w) <= 3} >= 10^7", control_depth3),
     ),
@@ -436,21 +437,21 @@ THEOREM = Theorem(
         "EXP: GD on one word never finds an extrapolating head": INC,
         "EXP: GD on many words completes deep prefixes worse": Verdict.CONFIRMED,
         "EXP: learned drift is not eq. (4)'s": Verdict.CONFIRMED,
-        "D42: ~2.4e7 of 2^25 uniform D_32 words have depth <= 8": R,
-        "D43: >= 10^7 distinct D_32 words of depth <= 4": R,
-        "D43: >= 1024 D_32 words of depth >= 13": C,
-        "D44: Fig. 4's training word is a D_32 word of depth 4": R,
-        "D45: Table 1 columns sum to 100": C,
-        "D45: 16 '(' has one balanced completion": C,
-        "D46: the variables are p1..p3": R,
-        "D46: App. 5.1.1 solution, sympy precedence": C,
-        "D46: App. 5.1.1 solution, left-to-right": R,
-        "D46: Sec. 2.1 example, sympy precedence": C,
-        "D46: Sec. 2.1 example, left-to-right": R,
-        "D48: closed form's 100% on 1024 prefixes": Verdict.CONFIRMED,
-        "D49: 2^14 ~ 1.6e4": C,
-        "D49: tokens per step": INC,
-        "D49: ~1e8 parameters": Verdict.CONFIRMED,
+        "Sec. 4.2: ~2.4e7 of 2^25 uniform D_32 words have depth <= 8": R,
+        "Sec. 4.2: >= 10^7 distinct D_32 words of depth <= 4": R,
+        "Sec. 4.2: >= 1024 D_32 words of depth >= 13": C,
+        "Fig. 4: the training word is a D_32 word of depth 4": R,
+        "Table 1: columns sum to 100": C,
+        "Table 1: 16 '(' has one balanced completion": C,
+        "App. 5.1.2: the variables are p1..p3": R,
+        "App. 5.1.1: solution, sympy precedence": C,
+        "App. 5.1.1: solution, left-to-right": R,
+        "Sec. 2.1: example, sympy precedence": C,
+        "Sec. 2.1: example, left-to-right": R,
+        "Sec. 4.2: closed form's 100% on 1024 prefixes": Verdict.CONFIRMED,
+        "Sec. 2.2: 2^14 ~ 1.6e4": C,
+        "Sec. 2.2: tokens per step": INC,
+        "Sec. 2.2: ~1e8 parameters": Verdict.CONFIRMED,
         "control: D_32 has >= 10^7 words of depth <= 3": R,
     },
 )
