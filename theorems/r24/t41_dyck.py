@@ -1,0 +1,531 @@
+"""R24.T41: Theorem 4.1 of Richard 2024 (Sec. 4.1, proof in App. 5.3.1): the one-dimensional head with
+E = [1, -1]^T, uniform attention (Q = 0), V = v and B = B(s) of eq. (4) built from one s in D_2N.
+
+The model is finite and its generation is a Markov chain on (context length r, stack height h): every
+probability is computed exactly (proofkit.posembed.dp: rational log-odds, mpmath intervals at >= 60
+digits, failure mass accumulated directly). Claims over "every v" use monotonicity that is proven in the
+how-text (the memorization product and the loss are monotone in v gamma; the union bound in |v|); claims
+at one v say so. Exhaustive over every s in D_2N for N <= ``N`` (default 6), sampled words up to
+``N_top`` (16). The printed (a) reads "1 2N exp(-N)": the minus sign is restored here.
+
+Notation: B is the positional embedding (not an MLP matrix); L is the loss; r is a context length; a
+prefix is identified by its state (r, h), which is all the model sees of it.
+"""
+
+from fractions import Fraction
+from functools import lru_cache
+
+import sympy as sp
+
+from proofkit.params import Param, ParamSpace
+from proofkit.posembed import dp, dyck
+from proofkit.posembed.drops import VARIANTS, DyckFalsifier
+from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
+from proofkit.verdict import Verdict
+
+N_, v_, g_, r_ = (
+    sp.Symbol("N", integer=True, positive=True),
+    sp.Symbol("v"),
+    sp.Symbol("gamma"),
+    sp.Symbol("r", integer=True, positive=True),
+)
+G = Fraction(-1, 2)
+Completes = predicate(
+    "CompletesEveryPrefix", "every completable prefix is completed into D_2N with probability >= 1 - 2N e^-N"
+)
+Memorizes = predicate("Memorizes", "every prefix of s is completed into s with probability >= 1 - 2N e^-N")
+LossBelow = predicate("LossBelow", "the loss of eq. (2) on s is < 8 N^2 e^-N")
+Uniform = predicate("UniformAttention", "Q = 0: row r of att is r^-1 1_r^T")
+DyckE = predicate("DyckEmbedding", "E = [1, -1]^T exactly")
+Balanced = predicate("Balanced", "the training word s is in D_2N")
+Sampled = predicate("Sampled", "each token is drawn from softmax(logits) (eq. (1)), not the argmax")
+
+
+def _var(name):
+    return lambda p: p["variant"] != name
+
+
+def _N(p):
+    return range(1, p["N"] + 1)
+
+
+def _top(p):
+    return range(1, p["N_top"] + 1)
+
+
+@lru_cache(maxsize=64)
+def _scan(N, gamma, v, target="fail"):
+    return dp.scan(N, dyck.dyck_words(N), gamma, v, target)
+
+
+def loss_bound(p):
+    """L(v gamma) = sum_{r<2N} log(1 + e^{-2 v gamma/r}) decreases in v gamma: proven at v gamma = N^2."""
+    rows = []
+    with dp.ivdps(60):
+        for N in _top(p):
+            L, b = dp.training_loss(N, Fraction(N * N)), 8 * N * N * dp.iv.exp(dp.iv.mpf(-N))
+            if not dp.le(L, b):
+                return Verdict.REFUTED, str(N), f"N = {N}: L(N^2) = {dp.text(L)} >= {dp.text(b)}"
+            rows.append(f"N={N}: {dp.text(L, 3)} < {dp.text(b, 3)}")
+    return (
+        Verdict.CERTIFIED,
+        "0",
+        (
+            f"every N = 1..{p['N_top']}, every s, every v gamma >= N^2 (the loss is "
+            "the same for every s and decreasing in v gamma; intervals at 60 "
+            "digits; terms r = 1..2N-1): " + "; ".join(rows)
+        ),
+    )
+
+
+def loss_without_v(p):
+    """The statement puts no condition on v; at v = 0 every term is log 2."""
+    with dp.ivdps(60):
+        for N in _top(p):
+            L, b = dp.training_loss(N, Fraction(0)), 8 * N * N * dp.iv.exp(dp.iv.mpf(-N))
+            if dp.gt(L, b):
+                return (
+                    Verdict.REFUTED,
+                    str(N),
+                    (
+                        f"v = 0, N = {N}: L = (2N - 1) log 2 = {dp.text(L)} > 8N^2 "
+                        f"e^-N = {dp.text(b)} (holds for N <= 3 only); needs e.g. "
+                        "v gamma > N^2"
+                    ),
+                )
+    return Verdict.CERTIFIED, "0", "holds at v = 0"
+
+
+def memorization(p):
+    """1 - prod_{r'>=r} (1 + e^{-2 v gamma/r'})^-1 decreases in v gamma and increases as r decreases."""
+    rows = []
+    with dp.ivdps(60):
+        for N in _top(p):
+            f, b = dp.memorization_failure(N, Fraction(N * N)), dp.paper_bound(N)
+            if not dp.le(f, b):
+                return Verdict.REFUTED, str(N), f"N = {N}: failure {dp.text(f)} > {dp.text(b)}"
+            rows.append(f"N={N}: {dp.text(f, 3)}")
+    return (
+        Verdict.CERTIFIED,
+        "0",
+        (
+            f"every N = 1..{p['N_top']}, every s, every prefix s_:r, every v gamma >= "
+            "N^2 (failure from r = 1 at v gamma = N^2, the worst case, in intervals) "
+            "vs 2N e^-N: " + "; ".join(rows)
+        ),
+    )
+
+
+def memorization_step(p):
+    """'1 - exp(-gamma v/r) >= 1 - exp(-N)' with v gamma > N^2 and r <= 2N - 1, decided exactly."""
+    for N in range(1, p["N_top"] + 1):
+        vg = Fraction(N * N) + Fraction(1, 1000)
+        for r in range(1, 2 * N):
+            if vg / r < N:  # e^{-vg/r} > e^{-N}
+                return (
+                    Verdict.REFUTED,
+                    f"{vg / r - N}",
+                    (
+                        f"N = {N}, v gamma = {vg} > N^2, r = {r}: v gamma / r = {vg / r} < N, "
+                        "so 1 - e^(-v gamma/r) "
+                        "< 1 - e^-N (exact); the final bound still holds through Lemma 5.2's factor 2 "
+                        "(e^{-2 v gamma/r} <= e^{-2N^2/(2N-1)} < e^-N)"
+                    ),
+                )
+    return Verdict.CERTIFIED, "0", "holds"
+
+
+def argmax_local(p):
+    """The argmax step keeps every completable state completable, for every (r, h, Delta_r(s), s_{r+1})
+    that a word of D_2N can present: at h = 0 it opens, at h = 2N - r it closes (exact signs)."""
+    count = 0
+    for N in _top(p):
+        for r in range(1, 2 * N):
+            for d in range(0, min(r, 2 * N - r) + 1):
+                if (d - r) % 2:
+                    continue
+                nxts = [k for k, nd in ((0, d + 1), (1, d - 1)) if dyck.completable(N, r + 1, nd)]
+                for k in nxts:
+                    for h in range(0, 2 * N - r + 1, 1):
+                        if (h - r) % 2:
+                            continue
+                        count += 1
+                        S = h - d + G * dp.E_of(k, Fraction(-1))
+                        if S == 0 or (h == 0 and S > 0) or (h == 2 * N - r and S < 0):
+                            return Verdict.REFUTED, str(S), f"N = {N}, r = {r}, h = {h}, Delta = {d}: S = {S}"
+    return (
+        Verdict.CERTIFIED,
+        "0",
+        (
+            f"every N = 1..{p['N_top']}: {count} local configurations (r, h, Delta_r(s), "
+            "s_r+1), no tie, never leaves the completable region (exact)"
+        ),
+    )
+
+
+def generalization(p):
+    """Every deviation from the argmax costs at most 1/(1 + e^{|v|/r}) (|X| >= |v|/(2r)); the argmax path
+    stays completable (argmax_local), so P(fail) <= sum_r 1/(1 + e^{|v|/r}), decreasing in |v|."""
+    if argmax_local(p)[0] != Verdict.CERTIFIED:
+        return Verdict.INCONCLUSIVE, "", "the argmax lemma failed"
+    rows = []
+    with dp.ivdps(60):
+        for N in _top(p):
+            u, b = dp.union_bound(N, Fraction(2 * N * N)), dp.paper_bound(N)
+            if not dp.le(u, b):
+                return Verdict.INCONCLUSIVE, str(N), f"N = {N}: union bound {dp.text(u)} exceeds {dp.text(b)}"
+            rows.append(f"N={N}: {dp.text(u, 3)}")
+    return (
+        Verdict.CERTIFIED,
+        "0",
+        (
+            f"every N = 1..{p['N_top']}, every s in D_2N, every completable prefix, "
+            "every v <= -2N^2 (gamma = -1/2): failure <= sum_r 1/(1 + e^(2N^2/r)) "
+            "<= 2N e^-N, intervals: " + "; ".join(rows)
+        ),
+    )
+
+
+def exact_worst(p, deep=False):
+    rows = []
+    with dp.ivdps(60):
+        for N in _N(p):
+            sc = _scan(N, G, Fraction(-2 * N * N))
+            w, b = (sc.deep if deep else sc.all), dp.paper_bound(N)
+            if w.value is None:
+                rows.append(f"N={N}: no prefix deeper than any s")
+                continue
+            if not dp.le(w.value, b):
+                return Verdict.REFUTED, str(N), f"N = {N}: {dp.text(w.value)} at {w.where()}"
+            rows.append(f"N={N}: {dp.text(w.value, 3)} ({mp_ratio(w.value, b)} of the bound) at {w.where()}")
+    what = "states that admit a prefix deeper than s" if deep else "every prefix state"
+    return (
+        Verdict.CERTIFIED,
+        "0",
+        (
+            f"every s in D_2N, N = 1..{p['N']}, {what}, at v = -2N^2 (exact DP, "
+            "intervals): worst failure " + "; ".join(rows)
+        ),
+    )
+
+
+def mp_ratio(a, b):
+    return dp.mp.nstr(dp.mp.mpf(a.b) / dp.mp.mpf(b.a), 3)
+
+
+def sampled_worst(p):
+    rows = []
+    with dp.ivdps(60):
+        for N in range(p["N"] + 1, p["N_top"] + 1):
+            words = dyck.sampled_words(N, p["samples"], p["seed"])
+            sc = dp.scan(N, words, G, Fraction(-2 * N * N))
+            if not dp.le(sc.all.value, dp.paper_bound(N)):
+                return Verdict.REFUTED, str(N), f"N = {N}: {dp.text(sc.all.value)} at {sc.all.where()}"
+            rows.append(f"N={N}: {dp.text(sc.all.value, 3)}")
+    return (
+        Verdict.CONFIRMED,
+        "0",
+        (
+            f"{p['samples']} words per N (uniform D_2N sampler and the deepest word, "
+            f"numpy default_rng({p['seed']})), N = {p['N'] + 1}..{p['N_top']}, every "
+            "prefix state, v = -2N^2: " + "; ".join(rows)
+        ),
+    )
+
+
+def threshold_tight(p):
+    """Is -v > 2N^2 needed? Bisection (exact DP per |v|) for the smallest |v| meeting 2N e^-N."""
+    rows, loose = [], None
+    for N in range(1, p["N_bisect"] + 1):
+        lo, hi, sc = dp.min_abs_v(N, list(dyck.dyck_words(N)), Fraction(N * N, 1000))
+        rows.append(
+            f"N={N}: |v|* in [{float(lo):.4g}, {float(hi):.4g}] = {float(hi) / (2 * N * N):.3f} x "
+            f"2N^2" + (f" (fails at {float(lo):.4g}: {sc.all.where()})" if lo else " (holds at v = 0)")
+        )
+        if hi < 2 * N * N and loose is None:
+            loose = N
+    if loose:
+        return (
+            Verdict.REFUTED,
+            str(loose),
+            (
+                "the bound already holds (proven, exhaustive DP) at the upper ends, "
+                "below 2N^2, and fails (proven) at the lower ends: " + "; ".join(rows)
+            ),
+        )
+    return Verdict.CERTIFIED, "0", "; ".join(rows)
+
+
+def shortest_path(p):
+    """Argmax from (r, h): closes (opens) straight to s's stack path, meets it at the earliest r' with
+    |h - Delta_r'(s)| <= r' - r, then follows s exactly."""
+    n_states = 0
+    for N in _N(p):
+        for s in dyck.dyck_words(N):
+            D, hs = dp.head_log_odds(s, G, Fraction(-2 * N * N)), [0, *dyck.heights(s)]
+            for r, h in dyck.prefix_states(N):
+                n_states += 1
+                path, tie = dp.greedy(N, D, r, h)
+                meet = next(rr for rr in range(r, 2 * N + 1) if abs(h - hs[rr]) <= rr - r)
+                step = -1 if h > hs[r] else 1
+                ok = (
+                    not tie
+                    and all(path[i] == h + step * i for i in range(meet - r + 1))
+                    and path[meet - r :] == hs[meet:]
+                )
+                if not ok:
+                    return Verdict.REFUTED, "1", f"s = {dyck.show(s)}, (r, h) = ({r}, {h}): heights {path}"
+    return (
+        Verdict.CERTIFIED,
+        "0",
+        (
+            f"every s in D_2N and prefix state, N = 1..{p['N']} ({n_states} cases), "
+            "exact signs at v = -2N^2 (argmax does not depend on |v|)"
+        ),
+    )
+
+
+def converse(p):
+    """Claim (c), declared reading: for gamma > 0, v gamma = N^2 + 1, every prefix off s's stack path is
+    completed validly with probability <= 2N e^-N."""
+    rows = []
+    with dp.ivdps(60):
+        for g in (Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4)):
+            for N in range(2, p["N"] + 1):
+                w, b = _scan(N, g, (N * N + 1) / g, "valid").off, dp.paper_bound(N)
+                if not dp.le(w.value, b):
+                    return Verdict.REFUTED, f"{g},{N}", f"gamma = {g}, N = {N}: P(valid) {dp.text(w.value)}"
+                if N == p["N"] or N == 2:
+                    rows.append(f"gamma={g}, N={N}: {dp.text(w.value, 3)}")
+    return (
+        Verdict.CERTIFIED,
+        "0",
+        (
+            f"every s in D_2N, N = 2..{p['N']}, every prefix state with Delta_r(z) != "
+            "Delta_r(s), gamma in {1/4, 1/2, 1, 2, 4} at v gamma = N^2 + 1: max "
+            "P(valid) " + "; ".join(rows)
+        ),
+    )
+
+
+def sampling_check(p):
+    """Seeded Monte Carlo vs the DP where failure is not tiny (v = -2, gamma = -1/2)."""
+    N, bad = min(p["N"], 4), []
+    s = next(iter(dyck.dyck_words(N)))
+    D = dp.head_log_odds(s, G, Fraction(-2))
+    tab = dp.table(N, D)
+    for r, h in dyck.prefix_states(N)[:6]:
+        exact = float(tab[r][h].a)
+        mc = dp.sample_failure(N, D, r, h, 4000, p["seed"])
+        sd = max((exact * (1 - exact) / 4000) ** 0.5, 1e-3)
+        if abs(mc - exact) > 5 * sd:
+            bad.append((r, h, exact, mc))
+    v = Verdict.REFUTED if bad else Verdict.CONFIRMED
+    return (
+        v,
+        str(len(bad)),
+        (
+            f"s = {dyck.show(s)}, 6 prefix states, 4000 runs each (numpy default_rng("
+            f"{p['seed']})): Monte Carlo within 5 sd of the DP" + (f"; off: {bad}" if bad else "")
+        ),
+    )
+
+
+def control(p):
+    """Deliberately false: failure <= e^{-N^2} at v = -2N^2."""
+    with dp.ivdps(60):
+        for N in _N(p):
+            w = _scan(N, G, Fraction(-2 * N * N)).all
+            if dp.gt(w.value, dp.iv.exp(dp.iv.mpf(-N * N))):
+                return Verdict.REFUTED, str(N), f"N = {N}: {dp.text(w.value)} > e^-N^2 at {w.where()}"
+    return Verdict.CERTIFIED, "0", "holds"
+
+
+def union_step():
+    """2N^2/r - N >= 2N^2/(2N-1) - N = N/(2N-1) > 0 for r <= 2N - 1: each deviation costs < e^-N."""
+    return sp.simplify(2 * N_**2 / (2 * N_ - 1) - N_ - N_ / (2 * N_ - 1))
+
+
+THEOREM = Theorem(
+    id="R24.T41",
+    title="Closed-form head for D_2N: loss < 8N^2 e^-N, memorization, generalization to any prefix",
+    paper=PaperRef("Richard 2024", "Sec. 4.1, Theorem 4.1; proof App. 5.3.1", "(4), (9)", "richard2024depth"),
+    params=ParamSpace(
+        (
+            Param("N", int, 6, "exhaustive over every s in D_2N for N = 1..N", min=1, max=10),
+            Param("N_top", int, 16, "closed forms and samples up to this N", min=1, max=16),
+            Param("N_bisect", int, 5, "smallest-|v| bisection for N = 1..N_bisect", min=1, max=8),
+            Param("samples", int, 6, "sampled words per N beyond N", min=1, max=200),
+            Param("seed", int, 0, "numpy seed for sampled words, Monte Carlo and the Q grid", min=0),
+            Param("variant", str, "none", "the dropped assumption's variant (falsify)", choices=VARIANTS),
+            Param("gamma", str, "1/2", "gamma for the 'gamma' variant (a rational)"),
+            Param("N_drop", int, 3, "N for the falsifier's search", min=1, max=8),
+        )
+    ),
+    assumptions=(
+        Assumption(
+            "uniform",
+            "Q = 0 (uniform attention)",
+            _var("attention-q"),
+            {"variant": "attention-q"},
+            predicate=Uniform(sp.Symbol("Q")),
+        ),
+        Assumption(
+            "E-exact",
+            "E = [1, -1]^T exactly (B from eq. (4) of that E)",
+            lambda p: p["variant"] not in ("eta-fixed-B", "eta-rebuilt"),
+            {"variant": "eta-fixed-B"},
+            note="eta-rebuilt: --set variant=eta-rebuilt",
+            predicate=DyckE(sp.Symbol("E")),
+        ),
+        Assumption(
+            "balanced",
+            "s in D_2N",
+            _var("unbalanced"),
+            {"variant": "unbalanced"},
+            predicate=Balanced(sp.Symbol("s")),
+        ),
+        Assumption(
+            "gamma",
+            "gamma = -1/2 in (b)",
+            _var("gamma"),
+            {"variant": "gamma"},
+            predicate=sp.Eq(g_, sp.Rational(-1, 2)),
+        ),
+        Assumption(
+            "v-generalization",
+            "-v > 2N^2 in (b)",
+            _var("v-small"),
+            {"variant": "v-small", "N_drop": 6},
+            predicate=sp.StrictGreaterThan(-v_, 2 * N_**2),
+        ),
+        Assumption(
+            "v-memorization",
+            "v gamma > N^2 in (a)",
+            _var("memorization-v"),
+            {"variant": "memorization-v", "N_drop": 6},
+            predicate=sp.StrictGreaterThan(v_ * g_, N_**2),
+        ),
+        Assumption(
+            "stochastic",
+            "tokens sampled from eq. (1)",
+            _var("argmax"),
+            {"variant": "argmax", "N_drop": 6},
+            predicate=Sampled(sp.Symbol("z")),
+        ),
+    ),
+    conclusion=sp.And(LossBelow(N_), Memorizes(N_), Completes(N_)),
+    claims=(
+        Computed(
+            "loss < 8N^2 e^-N when v gamma >= N^2 (Part D 36)",
+            "conclusion",
+            "Thm 4.1",
+            "sum_{r=1}^{2N-1} log(1 + e^{-2 v gamma/r}) < 8 N^2 e^-N",
+            loss_bound,
+        ),
+        Computed(
+            "loss < 8N^2 e^-N with no condition on v (Part D 36)",
+            "identification",
+            "Thm 4.1 as printed",
+            "the loss bound at v = 0",
+            loss_without_v,
+        ),
+        Computed(
+            "(a) memorization, 1 - 2N e^-N restored (Part D 37)",
+            "conclusion",
+            "Thm 4.1 (a)",
+            "P(s_:r -> s) >= 1 - 2N e^-N for v gamma > N^2",
+            memorization,
+        ),
+        Computed(
+            "(a) proof step 1 - e^(-gamma v/r) >= 1 - e^-N (Part D 37)",
+            "proof-step",
+            "App. 5.3.1",
+            "with v gamma > N^2 and r <= 2N - 1",
+            memorization_step,
+        ),
+        Computed(
+            "(b) argmax never leaves the completable region",
+            "proof-step",
+            "App. 5.3.1 (h = 0 and h = 2N - r cases)",
+            "open at h = 0, close at h = 2N - r, no ties",
+            argmax_local,
+        ),
+        Computed(
+            "(b) generalization for every v <= -2N^2 (union bound)",
+            "conclusion",
+            "Thm 4.1 (b)",
+            "P(valid) >= 1 - 2N e^-N for every s, prefix",
+            generalization,
+        ),
+        SymbolicStep(
+            "2N^2/(2N - 1) - N = N/(2N - 1)", "proof-step", "App. 5.3.1", "per-step cost < e^-N", union_step
+        ),
+        Computed(
+            "(b) exact worst failure at v = -2N^2, exhaustive (Part D 38)",
+            "identification",
+            "Thm 4.1 (b)",
+            "max over s, prefixes of P(fail) <= 2N e^-N",
+            exact_worst,
+        ),
+        Computed(
+            "(b) depth extrapolation: prefixes deeper than s",
+            "identification",
+            "Thm 4.1 (b), 'arbitrary depth'",
+            "max over states admitting a prefix deeper than s",
+            lambda p: exact_worst(p, True),
+        ),
+        Computed(
+            "(b) sampled words beyond the exhaustive range",
+            "identification",
+            "Thm 4.1 (b)",
+            "seeded words, every prefix",
+            sampled_worst,
+        ),
+        Computed(
+            "(b) -v > 2N^2 is the smallest |v| that works (Part D 38)",
+            "identification",
+            "Thm 4.1 (b)",
+            "bisection on exact DP values",
+            threshold_tight,
+        ),
+        Computed(
+            "(d) argmax follows the shortest path to s, then s (Part D 40)",
+            "identification",
+            "Sec. 4.1",
+            "meets s's stack path at the earliest position and follows it",
+            shortest_path,
+        ),
+        Computed(
+            "(c) gamma > 0: off-path prefixes fail w.h.p. (Part D 39)",
+            "identification",
+            "Thm 4.1 (c)",
+            "declared: P(valid) <= 2N e^-N off s's stack path",
+            converse,
+        ),
+        Computed(
+            "Monte Carlo agrees with the DP", "identification", "eq. (1)", "seeded sampling", sampling_check
+        ),
+        Computed(
+            "control: failure <= e^-N^2 at v = -2N^2", "control", "deliberately false", "too strong", control
+        ),
+    ),
+    expect={
+        "loss < 8N^2 e^-N when v gamma >= N^2 (Part D 36)": Verdict.CERTIFIED,
+        "loss < 8N^2 e^-N with no condition on v (Part D 36)": Verdict.REFUTED,
+        "(a) memorization, 1 - 2N e^-N restored (Part D 37)": Verdict.CERTIFIED,
+        "(a) proof step 1 - e^(-gamma v/r) >= 1 - e^-N (Part D 37)": Verdict.REFUTED,
+        "(b) argmax never leaves the completable region": Verdict.CERTIFIED,
+        "(b) generalization for every v <= -2N^2 (union bound)": Verdict.CERTIFIED,
+        "2N^2/(2N - 1) - N = N/(2N - 1)": Verdict.CERTIFIED,
+        "(b) exact worst failure at v = -2N^2, exhaustive (Part D 38)": Verdict.CERTIFIED,
+        "(b) depth extrapolation: prefixes deeper than s": Verdict.CERTIFIED,
+        "(b) sampled words beyond the exhaustive range": Verdict.CONFIRMED,
+        "(b) -v > 2N^2 is the smallest |v| that works (Part D 38)": Verdict.REFUTED,
+        "(d) argmax follows the shortest path to s, then s (Part D 40)": Verdict.CERTIFIED,
+        "(c) gamma > 0: off-path prefixes fail w.h.p. (Part D 39)": Verdict.CERTIFIED,
+        "Monte Carlo agrees with the DP": Verdict.CONFIRMED,
+        "control: failure <= e^-N^2 at v = -2N^2": Verdict.REFUTED,
+    },
+    falsifier=DyckFalsifier(),
+)
