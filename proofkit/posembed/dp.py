@@ -307,3 +307,72 @@ def min_abs_v(N: int, words: Sequence[Sequence[int]], tol: Fraction, dps: int = 
         else:
             lo, sc_lo = mid, sc
     return lo, hi, sc_lo
+
+
+def figure(path: str, n_exhaustive: int = 7, n_top: int = 16, samples: int = 6, seed: int = 0) -> None:
+    """Exact worst failure vs N at v = -2N^2 (exhaustive for N <= n_exhaustive, sampled words beyond,
+    numpy default_rng(seed)) with the union bound and 2N e^-N; and failure vs |v| / (2N^2) for N = 4, 8
+    (the deepest word, the worst case found). Needs the optional ``plot`` extra (matplotlib)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    g = Fraction(-1, 2)
+    Ns, worst, unions, bounds = list(range(1, n_top + 1)), [], [], []
+    with ivdps(MIN_DPS):
+        for N in Ns:
+            words = dyck.dyck_words(N) if N <= n_exhaustive else dyck.sampled_words(N, samples, seed)
+            worst.append(float(scan(N, words, g, Fraction(-2 * N * N)).all.value.b))
+            unions.append(float(union_bound(N, Fraction(2 * N * N)).b))
+            bounds.append(float(paper_bound(N).a))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4))
+    a1.semilogy(Ns, bounds, "k--", label=r"$2N e^{-N}$ (Thm 4.1 (b))")
+    a1.semilogy(Ns, unions, "b:", label=r"union bound $\sum_r (1+e^{2N^2/r})^{-1}$")
+    a1.semilogy(Ns, worst, "ro-", ms=4, label=f"exact worst P(fail) (all s for N<={n_exhaustive}, "
+                f"{samples} words beyond)")
+    a1.set_xlabel("N"), a1.set_ylabel("failure probability at v = -2N^2, gamma = -1/2")
+    a1.legend(fontsize=8)
+    for N, style in ((4, "g"), (8, "m")):
+        s = (dyck.OPEN,) * N + (dyck.CLOSE,) * N
+        xs = [Fraction(k, 20) for k in range(1, 41)]
+        with ivdps(MIN_DPS):
+            ys = [float(table(N, head_log_odds(s, g, -x * 2 * N * N))[N][N].b) for x in xs]
+            b = float(paper_bound(N).a)
+        a2.semilogy([float(x) for x in xs], ys, style + "-", label=f"N = {N}: s = (^N )^N, prefix (^N")
+        a2.axhline(b, color=style, ls="--", lw=0.8)
+    a2.axvline(1, color="k", lw=0.8)
+    a2.set_xlabel("|v| / (2N^2)"), a2.set_ylabel("exact P(fail); dashed: 2N e^-N")
+    a2.legend(fontsize=8)
+    fig.suptitle("Richard 2024, Thm 4.1: exact failure of the closed-form Dyck head (interval DP)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m proofkit.posembed.dp --figure PATH [--exhaustive N] [--min-v N]``."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m proofkit.posembed.dp")
+    ap.add_argument("--figure", help="write the failure-probability figure (needs matplotlib)")
+    ap.add_argument("--exhaustive", type=int, default=7, help="all words of D_2N up to this N")
+    ap.add_argument("--min-v", type=int, default=0, help="print the smallest-|v| brackets for N = 1..this")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    if args.figure:
+        try:
+            figure(args.figure, args.exhaustive, seed=args.seed)
+        except ImportError:
+            print("matplotlib is not installed (pip install proofkit[plot]): no figure written")
+            return 0
+        print(f"wrote {args.figure} (seed {args.seed})")
+    for N in range(1, args.min_v + 1):
+        lo, hi, sc = min_abs_v(N, list(dyck.dyck_words(N)), Fraction(N * N, 1000))
+        ratio = float(hi) / (2 * N * N)
+        print(f"N = {N}: smallest |v| in [{float(lo):.6g}, {float(hi):.6g}] = {ratio:.4f} x 2N^2"
+              + (f"; fails at the lower end at {sc.all.where()}" if lo else "; holds at v = 0"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
