@@ -11,7 +11,8 @@ and both values (bools), one parameter at a time:
 * theorems decided by exact computations alone (every HYB24 theorem, AM24.L1): the other parameters at
   their cheapest values (every numeric parameter at its minimum: there they are sizes), and only the
   claims that read the swept parameter (recorded once per theorem at those values); fast suite, except
-  the combinations that still take seconds (``SLOW``);
+  the combinations that still take seconds (``SLOW``) and the theorems whose checks take seconds at any
+  values (``SLOW_THEOREMS``: INL25 and R24, with sweeps, searches and training experiments);
 * every theorem, slow suite: the other parameters at their defaults, the whole theorem, through the
   command line (``check ID --set NAME=VALUE --json``), as a user runs it. (For the theorems with a fitted
   learner the minimum of every parameter is no cheap baseline: AM24.T1 with cut_frac = 0 and T = 25
@@ -66,6 +67,11 @@ SLOW: frozenset[tuple[str, str, Any]] = frozenset({
     ("HYB24.TAB3", "head_len", 10), ("HYB24.L11", "fuzz", 2500), ("HYB24.T9", "compile_len", 7),
     ("HYB24.T7", "c18_len", 4), ("HYB24.T12", "protocol_N", 4), ("HYB24.T7", "maj2_max", 400),
 })
+
+
+#: theorems whose exact checks take seconds even at their cheapest values (sweeps, searches, training
+#: experiments): their whole sweep runs in the slow suite
+SLOW_THEOREMS: frozenset[str] = frozenset(t for t in THEOREMS if t.startswith(("INL25.", "R24.")))
 
 
 def sweep_values(p: Param) -> list[Any]:
@@ -151,7 +157,7 @@ def _cases(cli: bool = False) -> list[Any]:
             for v in sweep_values(p):
                 if cli and v == p.default:
                     continue
-                slow = cli or (tid, p.name, v) in SLOW
+                slow = cli or (tid, p.name, v) in SLOW or tid in SLOW_THEOREMS
                 out.append(pytest.param(tid, p.name, v, id=f"{tid}-{p.name}={v}",
                                         marks=[pytest.mark.slow] if slow else []))
     return out

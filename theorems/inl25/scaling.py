@@ -176,7 +176,7 @@ THEOREM = Theorem(
     paper=PaperRef("Izzo, Nichani & Lee 2025", "Sec. 5 (Figs. 1-2), App. A.2, App. B", "",
                    "izzo2025quantitative"),
     params=ParamSpace((
-        Param("eps", float, 0.05, "target accuracy of the proxies", min=0.005, max=0.25),
+        Param("eps", float, 0.05, "target accuracy of the proxies", min=0.02, max=0.25),
         Param("steps", int, 60, "steps of the quick training experiment", min=2, max=5000),
         Param("seed", int, 0, "seed of the training experiment (printed)", min=0, max=2**31),
     )),

@@ -318,8 +318,8 @@ THEOREM = Theorem(
                    "izzo2025quantitative"),
     params=ParamSpace((
         Param("variant", str, "none", "the concrete pair: none, or an assumption dropped", choices=VARIANTS),
-        Param("N", int, 32, "agreement length of the concrete pair", min=2, max=4096),
-        Param("instances", int, 120, "seeded random instances of the construction", min=10, max=20000),
+        Param("N", int, 32, "agreement length of the concrete pair", min=2, max=256),
+        Param("instances", int, 120, "seeded random instances of the construction", min=10, max=2000),
         Param("p", int, 8, "bits of precision of the random instances", min=1, max=20),
         Param("seed", int, 0, "seed of every random choice", min=0, max=2**31),
     )),

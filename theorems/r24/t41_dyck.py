@@ -359,7 +359,8 @@ THEOREM = Theorem(
             Param("seed", int, 0, "numpy seed for sampled words, Monte Carlo and the Q grid", min=0,
                   max=10**6),
             Param("variant", str, "none", "the dropped assumption's variant (falsify)", choices=VARIANTS),
-            Param("gamma", str, "1/2", "gamma for the 'gamma' variant (a rational)"),
+            Param("gamma", str, "1/2", "gamma for the 'gamma' variant (a rational)",
+                  choices=("-5/2", "-3/2", "-1", "-1/4", "1/4", "1/2", "1", "2", "4")),
             Param("N_drop", int, 3, "N for the falsifier's search", min=1, max=8),
         )
     ),
