@@ -31,6 +31,8 @@ from proofkit.verdict import Verdict
 C, R, INC, U = Verdict.CERTIFIED, Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.CONFIRMED
 #: the largest x with -log(1 - x) <= 2x lies in [X_LO, X_HI] (certified in ``log_step``)
 X_LO, X_HI = Fraction(7968, 10000), Fraction(7969, 10000)
+EPS = sp.Symbol("epsilon", positive=True)
+ClosedFormB = predicate("ClosedFormB", "B is the positional embedding of eq. (4) built from the word s")
 Completes = predicate("Completes", "some E in R^{t x d} makes the model of eq. (1), B of eq. (4), complete "
                                    "every prefix of s into s with probability >= 1 - nt exp(-v gamma/n + "
                                    "2 eps), with loss < 2 n^2 t exp(-v gamma/n + 2 eps)")
@@ -375,12 +377,16 @@ THEOREM = Theorem(
         Param("samples", int, 8, "seeds of the counterexample search", min=1, max=2000),
     )),
     assumptions=(
-        Assumption("eps-range", "0 < eps < 1", lambda p: 0 < p["eps"] < 1),
-        Assumption("uniform-attention", "Q = 0 (row r of att is 1_r^T / r)"),
-        Assumption("V=vI", "V = v I_d"),
-        Assumption("B-eq4", "B from eq. (4) built from the same s, E_{s_(n+1)} := 0"),
+        Assumption("eps-range", "0 < eps < 1", lambda p: 0 < p["eps"] < 1,
+                   predicate=sp.And(sp.Gt(EPS, 0), sp.Lt(EPS, 1))),
+        Assumption("uniform-attention", "Q = 0 (row r of att is 1_r^T / r)",
+                   predicate=sp.Eq(sp.Symbol("Q"), 0)),
+        Assumption("V=vI", "V = v I_d", predicate=sp.Eq(sp.Symbol("V"), sp.Symbol("v") * sp.Symbol("I_d"))),
+        Assumption("B-eq4", "B from eq. (4) built from the same s, E_{s_(n+1)} := 0",
+                   predicate=ClosedFormB(sp.Symbol("B"), sp.Symbol("s"))),
         Assumption("JL-dimension", "d >= 4 log n/(eps^2/2 - eps^3/3) (not needed for the existence: "
-                   "d = 2 suffices, see the claims)"),
+                   "d = 2 suffices, see the claims)",
+                   predicate=sp.Ge(sp.Symbol("d"), 4 * sp.log(sp.Symbol("n")) / (EPS**2 / 2 - EPS**3 / 3))),
     ),
     conclusion=Completes(sp.Symbol("s"), sp.Symbol("d")),
     claims=(
