@@ -31,8 +31,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -44,7 +43,7 @@ import numpy as np
 from proofkit import registry
 from proofkit.atomic import write_file
 from proofkit.backend import ARB, FLOAT64, MP, mp_abs_max
-from proofkit.certify import to_arb, upper
+from proofkit.certify import arb_bits, to_arb, upper
 from proofkit.check import check
 from proofkit.fit import default_tol, polish, warm_start
 from proofkit.localid import threshold
@@ -58,17 +57,6 @@ T = TypeVar("T")
 
 
 # ----------------------------------------------------------------------------- helpers
-@contextmanager
-def flint_prec(bits: int) -> Iterator[None]:
-    """Set ``flint.ctx.prec`` for the block and restore it afterwards."""
-    old = flint.ctx.prec
-    flint.ctx.prec = bits
-    try:
-        yield
-    finally:
-        flint.ctx.prec = old
-
-
 def timed(fn: Callable[[], T], repeats: int) -> tuple[float, T]:
     """Median wall time (s) of ``repeats`` calls and the last call's result."""
     times, out = [], None
@@ -240,7 +228,7 @@ def bench_fit(rep: Report, theorem_id: str, repeats: int) -> dict[str, Any]:
 def arb_residual_bound(prob: Problem, theta_mp: np.ndarray) -> mp.mpf:
     """Ball upper bound of max |logit_h - logit_f| over the training sequences (ARB_BITS bits)."""
     worst = mp.mpf(0)
-    with flint_prec(ARB_BITS), mp.workdps(DPS):
+    with arb_bits(ARB_BITS), mp.workdps(DPS):
         th, tf = to_arb(theta_mp), to_arb(prob.theta_true)
         for X in prob.train_X:
             Xa = ARB.asarray(X)
@@ -317,7 +305,7 @@ def flint_rank(lams: list[flint.arb], rigorous: bool) -> tuple[int, bool]:
 def bench_spectrum(rep: Report, name: str, J: np.ndarray, repeats: int) -> None:
     """Singular values of J at RANK_BITS: flint Gram + eig vs mpmath svd_r and Gram + eigsy."""
     sec = f"3. rank {name}"
-    with flint_prec(RANK_BITS):
+    with arb_bits(RANK_BITS):
         Ja = flint.arb_mat([[flint.arb(v) for v in row] for row in J.tolist()])
         t_fl, (lams, how) = timed(lambda: flint_spectrum(Ja), repeats)
         rank_fl, cert = flint_rank(lams, not how.startswith("approx"))
@@ -352,7 +340,7 @@ def bench_solve(rep: Report, n: int, repeats: int) -> None:
     sec = f"3. solve {n}x{n}"
     rng = np.random.default_rng(SEED)
     M, b = rng.normal(size=(n, n)), rng.normal(size=n)
-    with flint_prec(RANK_BITS), mp.workprec(RANK_BITS):
+    with arb_bits(RANK_BITS), mp.workprec(RANK_BITS):
         Ma, ba = flint.arb_mat(M.tolist()), flint.arb_mat([[v] for v in b.tolist()])
         Mm, bm = mp_matrix(M), mp.matrix(b.tolist())
         t_fl, xa = timed(lambda: Ma.solve(ba), repeats)

@@ -23,6 +23,17 @@ MAX_MARKOV_TERMS = 4000
 
 
 @contextmanager
+def arb_bits(bits: int) -> Iterator[None]:
+    """flint working precision of ``bits`` bits for the block (the previous precision restored after)."""
+    old = flint.ctx.prec
+    flint.ctx.prec = bits
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old
+
+
+@contextmanager
 def arb_precision(dps: int) -> Iterator[None]:
     """flint working precision of ``dps`` decimal digits (plus guard digits) for the block."""
     old = flint.ctx.prec

@@ -35,6 +35,7 @@ import mpmath as mp
 import numpy as np
 
 from ..errors import InputError
+from ..exact import exact_row
 from . import flush
 
 ACTIVATIONS = ("relu", "heaviside", "identity")
@@ -45,17 +46,7 @@ Matrix = tuple[tuple[Fraction, ...], ...]
 def rational_matrix(rows: Sequence[Sequence[Any]], name: str) -> Matrix:
     """A matrix of exact rationals from ints, Fractions or decimal strings (never floats: their binary
     value is rarely the number meant)."""
-    out = []
-    for r in rows:
-        row = []
-        for v in r:
-            if isinstance(v, float):
-                raise InputError(name, "ints, Fractions or decimal strings (exact), not floats", v)
-            try:
-                row.append(Fraction(v))
-            except (TypeError, ValueError, ZeroDivisionError):
-                raise InputError(name, "rational entries", v) from None
-        out.append(tuple(row))
+    out = [exact_row(r, name) for r in rows]
     if len({len(r) for r in out}) > 1:
         raise InputError(name, "rows of equal length", [len(r) for r in out])
     return tuple(out)

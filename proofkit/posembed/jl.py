@@ -22,33 +22,21 @@ s_2..s_n (the tokens the completion must produce).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
-import flint
 import numpy as np
 from flint import arb, fmpq
 
+from ..certify import arb_bits
 from .model import Head, Vector
 
 #: working precision of the balls (bits); every decision is a certain ball comparison
 PREC = 256
 
 Embedding = tuple[Vector, ...]
-
-
-@contextmanager
-def precision(bits: int = PREC) -> Iterator[None]:
-    """Balls at ``bits`` bits inside the block (the previous precision restored after)."""
-    old = flint.ctx.prec
-    flint.ctx.prec = bits
-    try:
-        yield
-    finally:
-        flint.ctx.prec = old
 
 
 def ball(x: Fraction | int) -> arb:
@@ -60,7 +48,7 @@ def ball(x: Fraction | int) -> arb:
 # ----------------------------------------------------------------------------- the JL dimension
 def jl_rhs(n: int, eps: Fraction) -> arb:
     """4 log n / (eps^2/2 - eps^3/3), as a ball."""
-    with precision():
+    with arb_bits(PREC):
         return 4 * arb(n).log() / ball(eps**2 / 2 - eps**3 / 3)
 
 
@@ -68,7 +56,7 @@ def meets_jl_bound(d: int, n: int, eps: Fraction) -> bool:
     """d >= 4 log n / (eps^2/2 - eps^3/3), decided with balls (n = 1: the right side is 0)."""
     if n == 1:
         return d >= 0
-    with precision():
+    with arb_bits(PREC):
         diff = arb(d) - jl_rhs(n, eps)
         if diff > 0:
             return True
@@ -81,7 +69,7 @@ def jl_dimension(n: int, eps: Fraction) -> int:
     """The smallest d >= 1 with d >= 4 log n / (eps^2/2 - eps^3/3)."""
     if not 0 < eps < 1:
         raise ValueError(f"eps must lie in (0, 1), got {eps}")
-    with precision():
+    with arb_bits(PREC):
         d = max(1, int(jl_rhs(n, eps).mid().floor().unique_fmpz()) - 1)
     while not meets_jl_bound(d, n, eps):
         d += 1
@@ -152,7 +140,7 @@ def logit_rows(E: Sequence[Vector], s: Sequence[int]) -> tuple[tuple[Fraction, .
 
 def completion(rows: Sequence[Sequence[Fraction]], vg: Fraction) -> Completion:
     """The failure mass and loss at v gamma = ``vg`` from :func:`logit_rows`."""
-    with precision():
+    with arb_bits(PREC):
         steps = tuple(sum((ball(vg * x).exp() for x in row), arb(0)) for row in rows)
         logp = sum((-(S.log1p()) for S in steps), arb(0))
         return Completion(-(logp.expm1()), -logp, steps)
@@ -173,13 +161,13 @@ def head_rows(E: Sequence[Vector], s: Sequence[int], v: Fraction, gamma: Fractio
 
 def failure_bound(n: int, t: int, eps: Fraction, vg: Fraction) -> arb:
     """n t exp(-v gamma / n + 2 eps): 1 minus the probability bound of Theorem 3.1."""
-    with precision():
+    with arb_bits(PREC):
         return n * t * ball(-vg / n + 2 * eps).exp()
 
 
 def loss_bound(n: int, t: int, eps: Fraction, vg: Fraction) -> arb:
     """2 n^2 t exp(-v gamma / n + 2 eps)."""
-    with precision():
+    with arb_bits(PREC):
         return 2 * n * failure_bound(n, t, eps, vg)
 
 

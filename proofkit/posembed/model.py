@@ -27,20 +27,9 @@ from typing import Any
 import mpmath as mp
 
 from ..errors import InputError
+from ..exact import exact_row
 
 Vector = tuple[Fraction, ...]
-
-
-def _vec(row: Sequence[Any], name: str) -> Vector:
-    out = []
-    for v in row:
-        if isinstance(v, float):
-            raise InputError(name, "ints, Fractions or decimal strings (exact), not floats", v)
-        try:
-            out.append(Fraction(v))
-        except (TypeError, ValueError, ZeroDivisionError):
-            raise InputError(name, "rational entries", v) from None
-    return tuple(out)
 
 
 def closed_form_B(E: Sequence[Vector], s: Sequence[int], gamma: Fraction) -> tuple[Vector, ...]:
@@ -76,7 +65,7 @@ class Head:
     @classmethod
     def closed_form(cls, E: Sequence[Sequence[Any]], s: Sequence[int], gamma: Any, v: Any) -> Head:
         """The head whose positional embeddings are eq. (4) built from ``s``."""
-        Ev = tuple(_vec(r, "E") for r in E)
+        Ev = tuple(exact_row(r, "E") for r in E)
         if any(not 0 <= k < len(Ev) for k in s):
             raise InputError("s", f"token indices in 0..{len(Ev) - 1}", list(s))
         g, vv = Fraction(gamma), Fraction(v)

@@ -22,6 +22,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
+from proofkit.certify import arb_bits
 from proofkit.params import Param, ParamSpace
 from proofkit.posembed import jl
 from proofkit.posembed.model import closed_form_B
@@ -208,7 +209,7 @@ def p4_scale(p):
     rows = jl.logit_rows(E, s)
     for vg in [Fraction(n * k) for k in (5, 10, 20, 40, 80, 160, 320)]:
         c = jl.completion(rows, vg)
-        with jl.precision():
+        with arb_bits(jl.PREC):
             bound = jl.failure_bound(n, t, eps, vg) / n  # t exp(-v gamma/n + 2 eps)
             qs = [S / (1 + S) for S in c.steps]
         for r, q in enumerate(qs, start=1):
@@ -239,7 +240,7 @@ def p4_corrected(p):
             rows = jl.logit_rows(E, s)
             for vg in grid:
                 steps = jl.completion(rows, vg).steps
-                with jl.precision():
+                with arb_bits(jl.PREC):
                     b = t * jl.ball(-vg / n * (1 - 2 * eta)).exp()
                     bad += sum(not (S / (1 + S) < b) for S in steps)
                 checked += len(steps)
@@ -254,7 +255,7 @@ def p5_union(p):
     n, t, eps, v, g, s = _setting(p)
     E = _embedding(p["embedding"], t, jl.jl_dimension(n, eps), s, p["seed"])
     c = jl.completion(jl.logit_rows(E, s), v * g)
-    with jl.precision():
+    with arb_bits(jl.PREC):
         total = sum((S / (1 + S) for S in c.steps), jl.ball(0))
     if len(c.steps) == 1:
         return C, "one step", "n = 2: one step, the union bound is an equality"
@@ -267,7 +268,7 @@ def p5_union(p):
 def log_step(p):
     """P6: -log(1 - x) <= 2x on [0, X_LO]; f = 2x + log(1 - x) is concave with f(0) = 0, so f >= 0 on
     [0, x*] where f(x*) = 0, and f(X_LO) > 0 > f(X_HI) brackets x* (arb)."""
-    with jl.precision():
+    with arb_bits(jl.PREC):
         f = [2 * jl.ball(x) + (1 - jl.ball(x)).log() for x in (X_LO, X_HI)]
     ok = f[0] > 0 and f[1] < 0
     return (C if ok else INC), f"x* in [{X_LO}, {X_HI}]", (
@@ -280,7 +281,7 @@ def log_step_range(p):
     n, t, eps, v, g, _ = _setting(p)
     x_here = jl.failure_bound(n, t, eps, v * g)
     x_n = jl.failure_bound(n, t, eps, Fraction(n))
-    with jl.precision():
+    with arb_bits(jl.PREC):
         thr = n * (jl.ball(n * t).log() + 2 * jl.ball(eps) - jl.ball(X_LO).log())
     here = "inside" if x_here < jl.ball(X_LO) else "outside" if x_here > jl.ball(X_HI) else "undecided"
     return R, f"x = {jl.fmt(x_n)} at v gamma = {n}", (
@@ -352,7 +353,7 @@ def control(p):
     """Control (false): one-hot completes s with failure <= (t - 1) e^(-v gamma) (no 1/r in the exponent)."""
     n, t, _, v, g, s = _setting(p)
     c = jl.completion(jl.logit_rows(jl.onehot(t, t), s), v * g)
-    with jl.precision():
+    with arb_bits(jl.PREC):
         b = (t - 1) * jl.ball(-v * g).exp()
     verdict = R if c.failure > b else C if c.failure < b else INC
     return verdict, f"{jl.fmt(c.failure)} vs {jl.fmt(b)}", f"one-hot, s = {s}, v gamma = {v * g} (arb)"

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from proofkit import registry
+from proofkit.certify import arb_bits
 from proofkit.posembed import jl
 from proofkit.testing import checked
 from proofkit.verdict import Verdict
@@ -48,7 +49,7 @@ def test_onehot_failure_is_lemma_51_closed_form_even_when_tiny():
     t, s = 3, (0, 1, 2, 0, 1, 2)
     for vg in (F(6), F(600), F(6000)):
         c = jl.completion(jl.logit_rows(jl.onehot(t, t), s), vg)
-        with jl.precision():
+        with arb_bits(jl.PREC):
             prod = jl.ball(1)
             for r in range(1, 6):
                 prod = prod / (1 + (t - 1) * jl.ball(-vg / r).exp())
