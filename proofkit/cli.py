@@ -16,9 +16,10 @@ from typing import Any
 
 import sympy as sp
 
-from . import record, registry, report, workguard
+from . import parallel, record, registry, report, workguard
 from .atomic import prepare_folder
 from .errors import MAX_ECHO, MAX_EXPECTED, InputError, cap_text
+from .parallel import jobs_arg
 from .record import RecordWriteError
 from .scan import ENGINE_UNDEFINED
 from .tolerances import MAX_DPS, MIN_DPS
@@ -101,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("check", help="decide every claim of a theorem (or --all)")
     s.add_argument("id", nargs="?")
     s.add_argument("--all", action="store_true")
+    s.add_argument("-j", "--jobs", type=jobs_arg, default=1, metavar="N",
+                   help="with --all: N worker processes (0: one per CPU; default 1); same verdicts")
     common(s)
     s = sub.add_parser("falsify", help="search for a counterexample under a variant")
     s.add_argument("id")
@@ -114,6 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--values", required=True, help="comma-separated values of --param")
     s.add_argument("--no-search", action="store_true", help="check only; no counterexample search")
     s.add_argument("--out", default=None, help="folder for counterexample records (default: none written)")
+    s.add_argument("-j", "--jobs", type=jobs_arg, default=1, metavar="N",
+                   help="N worker processes over the values (0: one per CPU; default 1); same rows")
     common(s)
     s = sub.add_parser("report", help="the paper tables reproduced row by row (theorems *.TAB*)")
     s.add_argument("ids", nargs="*")
@@ -172,7 +177,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.all and args.set:
         raise InputError("--set", "no --set with --all (parameters differ between theorems)")
     results: list[TheoremResult] = []
-    for thm in thms:
+    if args.all and args.jobs > 1:
+        results = parallel.run_all(parallel.check_id, [(t.id, args.dps, args.seed) for t in thms], args.jobs)
+        for res in results if args.json else ():
+            print(json.dumps(res.as_dict(), default=str), flush=True)
+    for thm in thms if not results else ():
         overrides = thm.params.parse_sets(args.set)
         res = check(thm, overrides, dps=args.dps, seed=args.seed)
         results.append(res)
@@ -231,7 +240,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         raise InputError("--set", f"no --set {args.param} (it is the scanned parameter)", args.param)
     out_dir = prepare_folder(args.out, "--out", create=True) if args.out else None  # before the scan
     res = scan(thm, args.param, values, base, dps=args.dps, seed=args.seed, search=not args.no_search,
-               out_dir=out_dir)
+               out_dir=out_dir, jobs=args.jobs)
     _emit(args, res.as_dict(), report.scan_text(res))
     return 0
 

@@ -76,6 +76,11 @@ def using(folders: Sequence[str | Path]) -> Iterator[None]:
         _cli_folders = previous
 
 
+def cli_folders() -> tuple[Path, ...]:
+    """The ``--theorems`` folders in effect (what :func:`using` set), e.g. to hand to worker processes."""
+    return _cli_folders
+
+
 def folders(extra: Sequence[str | Path] = ()) -> tuple[Path, ...]:
     """The folders theorems are loaded from, in order, without repeats: built-in, $PROOFKIT_THEOREMS,
     ``--theorems``, ``extra``."""

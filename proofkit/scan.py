@@ -161,15 +161,25 @@ def scan_value(theorem: Theorem, param: str, value: Any, base_overrides: Mapping
 
 
 def scan(theorem: Theorem, param: str, values: Sequence[Any], base_overrides: Mapping[str, Any] | None = None,
-         *, dps: int, seed: int, search: bool = True, out_dir: Path | None = None) -> ScanResult:
+         *, dps: int, seed: int, search: bool = True, out_dir: Path | None = None,
+         jobs: int = 1) -> ScanResult:
     """Scan ``param`` over ``values`` (numeric values are sorted and de-duplicated), every other
     parameter from ``base_overrides`` or its default. Records of counterexamples are written only when
-    ``out_dir`` is given."""
+    ``out_dir`` is given. ``jobs`` > 1 checks the values in that many processes (registered theorems
+    only; the rows are the same)."""
     t0 = time.perf_counter()
     ordered = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
     values = sorted(set(values)) if ordered else list(dict.fromkeys(values))
-    rows = [scan_value(theorem, param, v, base_overrides, dps=dps, seed=seed, search=search, out_dir=out_dir)
-            for v in values]
+    if jobs > 1:
+        from . import parallel
+
+        base = dict(base_overrides or {})
+        rows = parallel.run_all(parallel.scan_value_id, [
+            (theorem.id, param, v, base, dps, seed, search, None if out_dir is None else str(out_dir))
+            for v in values], jobs)
+    else:
+        rows = [scan_value(theorem, param, v, base_overrides, dps=dps, seed=seed, search=search,
+                           out_dir=out_dir) for v in values]
     statuses = [(r.value, r.status) for r in rows]
     return ScanResult(theorem.id, param, rows,
                       threshold(statuses) if ordered else None,

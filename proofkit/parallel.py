@@ -1,0 +1,80 @@
+"""Independent checks in a process pool (``check --all -j N``, ``scan -j N``) with the same results as a
+serial run.
+
+Every check is seeded on its own and shares no state with the others, so running them in separate
+processes changes nothing but the wall clock: results come back in input order, the theorem set
+(``--theorems``, ``$PROOFKIT_THEOREMS``) and the work cap are re-established in each worker, and the
+workers get theorem ids, not theorem objects (theorem files hold lambdas; each worker imports them by
+path, as the registry does). A bad-input error in a worker is raised again in the parent as the same
+one-line error. Records are written atomically (:mod:`proofkit.atomic`), so concurrent scan values never
+clobber one another.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import registry, workguard
+from .errors import InputError
+
+
+def jobs_arg(text: str) -> int:
+    """``-j N``: N worker processes (1 = serial, 0 = one per CPU)."""
+    if not text.isascii() or not text.isdigit():
+        raise InputError("-j", "a non-negative integer number of worker processes (0: one per CPU)", text)
+    n = int(text)
+    return n if n > 0 else (os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """A bad-input error raised in a worker, carried back as plain fields."""
+
+    field: str
+    expected: str
+    got: str | None
+
+
+def _in_context(folders: tuple[str, ...], cap: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    try:
+        with registry.using(folders), workguard.work_cap(cap):
+            return fn(*args)
+    except InputError as exc:
+        return _Failure(str(exc.field), str(exc.expected), None if exc.got is None else str(exc.got))
+
+
+def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int) -> list[Any]:
+    """``[fn(*args) for args in calls]``, in ``jobs`` processes (serial when jobs == 1 or one call);
+    ``fn`` must be a module-level function of picklable arguments."""
+    if jobs <= 1 or len(calls) <= 1:
+        return [fn(*args) for args in calls]
+    folders = tuple(str(f) for f in registry.cli_folders())
+    cap = workguard.max_work()
+    with ProcessPoolExecutor(max_workers=min(jobs, len(calls))) as pool:
+        futures = [pool.submit(_in_context, folders, cap, fn, tuple(args)) for args in calls]
+        out = [f.result() for f in futures]
+    for r in out:
+        if isinstance(r, _Failure):
+            raise InputError(r.field, r.expected, r.got)
+    return out
+
+
+def check_id(tid: str, dps: int, seed: int) -> Any:
+    """check() of a registered theorem by id at its defaults (a worker's unit for ``check --all``)."""
+    from .check import check
+
+    return check(registry.get(tid), {}, dps=dps, seed=seed)
+
+
+def scan_value_id(tid: str, param: str, value: Any, base: dict[str, Any], dps: int, seed: int,
+                  search: bool, out_dir: str | None) -> Any:
+    """scan_value() of a registered theorem by id (a worker's unit for ``scan -j``)."""
+    from .scan import scan_value
+
+    return scan_value(registry.get(tid), param, value, base, dps=dps, seed=seed, search=search,
+                      out_dir=None if out_dir is None else Path(out_dir))
