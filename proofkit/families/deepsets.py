@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..backend import FLOAT64, Ops
+from . import gauge
 from .base import Family
 
 
@@ -87,30 +88,10 @@ class DeepSets(Family):
 
     def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
         """Readout gauge (A, W2, b2) -> (A M^-1, M W2, M b2) with M^-1 = A^-1 A_ref (square case)."""
-        if self.k != self.m:
-            return theta
-        from .linrec import _inv
-
-        p, q = dict(self.unpack(theta)), self.unpack(reference)
-        try:
-            Mi = _inv(p["A"], ops) @ q["A"]
-            M = _inv(Mi, ops)
-        except (ZeroDivisionError, np.linalg.LinAlgError, ValueError):
-            return theta
-        p["A"], p["W2"], p["b2"] = p["A"] @ Mi, M @ p["W2"], M @ p["b2"]
-        return self.pack(p, ops)
+        return gauge.canonicalize(self, theta, reference, ops, ("W2", "b2"))
 
     def gauge_tangent(self, theta: np.ndarray) -> np.ndarray:
-        p = self.unpack(np.asarray(theta, dtype=float))
-        cols = []
-        for a in range(self.k):
-            for b in range(self.k):
-                Xi = np.zeros((self.k, self.k))
-                Xi[a, b] = 1.0
-                d = {key: np.zeros(shape) for key, shape in self.layout.items()}
-                d["A"], d["W2"], d["b2"] = -p["A"] @ Xi, Xi @ p["W2"], Xi @ p["b2"]
-                cols.append(self.pack(d))
-        return np.array(cols).T
+        return gauge.tangent(self, theta, ("W2", "b2"))
 
 
 def _einsum_nus(D: np.ndarray, X: np.ndarray) -> np.ndarray:
@@ -206,33 +187,10 @@ class HingeDeepSets(Family):
 
     def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
         """Readout gauge (A, W) -> (A M^-1, M W) with M^-1 = A^-1 A_ref (square case)."""
-        if self.k != self.m:
-            return theta
-        from .linrec import _inv
-
-        p, q = dict(self.unpack(theta)), self.unpack(reference)
-        if q["A"].shape != p["A"].shape:
-            return theta
-        try:
-            Mi = _inv(p["A"], ops) @ q["A"]
-            M = _inv(Mi, ops)
-        except (ZeroDivisionError, np.linalg.LinAlgError, ValueError):
-            return theta
-        p["A"], p["W"] = p["A"] @ Mi, M @ p["W"]
-        return self.pack(p, ops)
+        return gauge.canonicalize(self, theta, reference, ops, ("W",))
 
     def gauge_tangent(self, theta: np.ndarray) -> np.ndarray:
-        p = self.unpack(np.asarray(theta, dtype=float))
-        cols = []
-        for a in range(self.k):
-            for b in range(self.k):
-                Xi = np.zeros((self.k, self.k))
-                Xi[a, b] = 1.0
-                d = {"A": -p["A"] @ Xi, "W": Xi @ p["W"]}
-                if self.readout_bias:
-                    d["a"] = np.zeros(self.m)
-                cols.append(self.pack(d))
-        return np.array(cols).T
+        return gauge.tangent(self, theta, ("W",))
 
     # ------------------------------------------------------------------ exact certificate
     #: why each certificate case gives zero training risk ({lengths}: the training lengths)

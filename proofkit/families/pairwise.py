@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..backend import FLOAT64, Ops
+from . import gauge
 from .base import Family
 from .deepsets import _hinge2, linear_readout_jacobian
 
@@ -203,29 +204,10 @@ class PairwiseSum(Family):
         pinned by the residual term and there is no continuous symmetry."""
         if self.residual:
             return np.zeros((self.n_params, 0))
-        p = self.unpack(np.asarray(theta, dtype=float))
-        cols = []
-        for a in range(self.k):
-            for b in range(self.k):
-                Xi = np.zeros((self.k, self.k))
-                Xi[a, b] = 1.0
-                d = {"A": -p["A"] @ Xi, "W": Xi @ p["W"]}
-                if self.readout_bias:
-                    d["a"] = np.zeros(self.m)
-                cols.append(self.pack(d))
-        return np.array(cols).T
+        return gauge.tangent(self, theta, ("W",))
 
     def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
         """Without the residual and k = m: move along (A M^-1, M W) to A = A_ref."""
-        if self.residual or self.k != self.m:
+        if self.residual:
             return theta
-        from .linrec import _inv
-
-        p, q = dict(self.unpack(theta)), self.unpack(reference)
-        try:
-            Mi = _inv(p["A"], ops) @ q["A"]
-            M = _inv(Mi, ops)
-        except (ZeroDivisionError, np.linalg.LinAlgError, ValueError):
-            return theta
-        p["A"], p["W"] = p["A"] @ Mi, M @ p["W"]
-        return self.pack(p, ops)
+        return gauge.canonicalize(self, theta, reference, ops, ("W",))
