@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 
@@ -34,3 +35,34 @@ def spectral_shrink(M: np.ndarray, radius: float = 0.8) -> np.ndarray:
     if rho > radius:
         M = np.round(M * radius / rho, 1)
     return M
+
+
+#: the default deep-sets true model (values chosen here; no paper fixes them): token map
+#: phi(x) = W2 tanh(W1 x + b1) + b2 (n = 2, width 3, k = 2), readout B (m = 2), readout bias
+DEEP_SETS = {"W1": [[1.0, -0.5], [0.3, 0.8], [-0.7, 0.2]], "b1": [0.1, -0.2, 0.05],
+             "W2": [[0.6, -0.4, 0.9], [-0.3, 0.7, 0.5]], "b2": [-0.2, 0.1],
+             "B": [[1.0, 0.4], [-0.2, 0.9]], "bias": [0.1, -0.2]}
+
+
+def hinge_knots(T: int) -> tuple[Fraction, Fraction]:
+    """Knots of the hinge deep-sets search family: 2T/(2T+1), past which a ReLU readout of the hinge
+    true model is dead on every training sequence with a token past it (sum_j (1 - (T + 1/2) x_j) <= t - T
+    <= 0), and 1, the training token box's upper end."""
+    return (Fraction(2 * T, 2 * T + 1), Fraction(1))
+
+
+def deep_sets_true_params(n: int, m: int, T: int, hinge_features: int | None,
+                          readout_bias: bool) -> list[str]:
+    """Parameters of the true deep-sets model as decimal strings, in the families' layout (A, a, ...).
+    ``hinge_features`` F given: the hinge model, B = (1, ..., 1)^T and phi(x) = 1 - (T + 1/2) x_1 (an
+    affine token map, zero on every hinge); None: the tanh model of :data:`DEEP_SETS` (seeded matrices
+    for other n, m)."""
+    bias = list((DEEP_SETS["bias"] * m)[:m]) if readout_bias else []
+    if hinge_features is not None:
+        w = [1.0, -(T + 0.5)] + [0.0] * (hinge_features - 2)
+        return [repr(v) for v in [1.0] * m + bias + w]
+    W1 = np.array(DEEP_SETS["W1"]) if n == 2 else seeded_matrix(40 + n, (3, n))
+    B = np.array(DEEP_SETS["B"]) if m == 2 else seeded_matrix(50 + m, (m, 2))
+    blocks = [B] + ([np.array(DEEP_SETS["bias"][:m] + [0.0] * (m - 2))] if readout_bias else [])
+    blocks += [W1, np.array(DEEP_SETS["b1"]), np.array(DEEP_SETS["W2"]), np.array(DEEP_SETS["b2"])]
+    return [repr(float(v)) for b in blocks for v in np.ravel(b)]

@@ -1,15 +1,13 @@
 """AM24.T1: deep sets sigma(A sum_j psi(x_j)) trained on lengths <= T length- and compositionally
 generalize, with A psi = B phi on [0,1]^n (Ahuja & Mansouri, Theorem 1, eqs. 10-22 and the remarks)."""
 
-from fractions import Fraction
 
-import numpy as np
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
 from proofkit.families import DeepSets
 from proofkit.families.deepsets import HingeDeepSets
-from proofkit.instances import seeded_matrix
+from proofkit.instances import deep_sets_true_params, hinge_knots
 from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
 from proofkit.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
 from proofkit.spec import (
@@ -37,17 +35,10 @@ a_bias = MatrixSymbol("a", m, 1)
 X_j, X_le_i, cube = Symbol("X_j"), Symbol("X_{1:i}"), Symbol("[0,1]^n")
 j_pos, i_len = Symbol("j", integer=True, positive=True), Symbol("i", integer=True, positive=True)
 
-# the default true model (values chosen here; the paper fixes none): phi(x) = W2 tanh(W1 x + b1) + b2,
-# readout B
-INST = {"W1": [[1.0, -0.5], [0.3, 0.8], [-0.7, 0.2]], "b1": [0.1, -0.2, 0.05],
-        "W2": [[0.6, -0.4, 0.9], [-0.3, 0.7, 0.5]], "b2": [-0.2, 0.1],
-        "B": [[1.0, 0.4], [-0.2, 0.9]], "bias": [0.1, -0.2]}
-
 
 def knots(p):
-    """Hinge knots of the structured family: 2T/(2T+1) (where a ReLU readout is dead on every training
-    sequence with a token past it, see true_params) and 1 (the training token box's upper end)."""
-    return (Fraction(2 * p["T"], 2 * p["T"] + 1), Fraction(1))
+    """Hinge knots of the structured family (proofkit.instances.hinge_knots)."""
+    return hinge_knots(p["T"])
 
 
 def learned_model(p):
@@ -63,17 +54,10 @@ def true_model(p):
 
 
 def true_params(p):
-    n_, m_ = p["n"], p["m"]
-    if p["family"] == "hinge":  # B = (1, ..., 1)^T, phi(x) = 1 - (T + 1/2) x_1 (an affine token map)
-        fam = true_model(p)
-        w = [1.0, -(p["T"] + 0.5)] + [0.0] * (fam.F - 2)
-        bias = [repr(v) for v in (INST["bias"] * m_)[:m_]] if p["readout_bias"] else []
-        return [repr(1.0)] * m_ + bias + [repr(v) for v in w]
-    W1 = np.array(INST["W1"]) if n_ == 2 else seeded_matrix(40 + n_, (3, n_))
-    B_ = np.array(INST["B"]) if m_ == 2 else seeded_matrix(50 + m_, (m_, 2))
-    blocks = [B_] + ([np.array(INST["bias"][:m_] + [0.0] * (m_ - 2))] if p["readout_bias"] else [])
-    blocks += [W1, np.array(INST["b1"]), np.array(INST["W2"]), np.array(INST["b2"])]
-    return [repr(float(v)) for b in blocks for v in np.ravel(b)]
+    """The default deep-sets true model (proofkit.instances.DEEP_SETS; the hinge model for the hinge
+    family)."""
+    F = true_model(p).F if p["family"] == "hinge" else None
+    return deep_sets_true_params(p["n"], p["m"], p["T"], F, p["readout_bias"])
 
 
 def sigmoid_monotone():
