@@ -176,14 +176,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     thms = list(registry.load_all().values()) if args.all else [registry.get(args.id)]
     if args.all and args.set:
         raise InputError("--set", "no --set with --all (parameters differ between theorems)")
+    if args.all and args.jobs > 1:  # all at once from the pool, then printed as a serial run prints them
+        calls = [(t.id, args.dps, args.seed) for t in thms]
+        done = iter(parallel.run_all(parallel.check_id, calls, args.jobs))
+    else:  # one at a time, each printed as soon as it is decided
+        done = (check(t, t.params.parse_sets(args.set), dps=args.dps, seed=args.seed) for t in thms)
     results: list[TheoremResult] = []
-    if args.all and args.jobs > 1:
-        results = parallel.run_all(parallel.check_id, [(t.id, args.dps, args.seed) for t in thms], args.jobs)
-        for res in results if args.json else ():
-            print(json.dumps(res.as_dict(), default=str), flush=True)
-    for thm in thms if not results else ():
-        overrides = thm.params.parse_sets(args.set)
-        res = check(thm, overrides, dps=args.dps, seed=args.seed)
+    for res in done:
         results.append(res)
         if args.json:
             print(json.dumps(res.as_dict(), default=str), flush=True)
