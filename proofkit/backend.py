@@ -33,7 +33,7 @@ class Ops:
 
     def asarray(self, values: Any) -> np.ndarray:
         if self.name == "float64":
-            return self.xp.asarray(values, dtype=float)
+            return self.xp.asarray(values, dtype=self.xp.float64)
         arr = np.asarray(values, dtype=object)
         return _vec(self.convert)(arr) if arr.size else arr
 

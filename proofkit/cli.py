@@ -16,7 +16,7 @@ from typing import Any
 
 import sympy as sp
 
-from . import parallel, record, registry, report, workguard
+from . import arrays, parallel, record, registry, report, workguard
 from .atomic import prepare_folder
 from .errors import MAX_ECHO, MAX_EXPECTED, InputError, cap_text
 from .parallel import jobs_arg
@@ -81,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"a folder of your own theorem files, added to the built-in ones (repeatable; "
                         f"also ${registry.ENV}, os.pathsep-separated); see docs/user_theorems.md")
     add_max_work(p, top=True)
+    p.add_argument("--backend", choices=arrays.CLI_BACKENDS, default=None,
+                   help=f"array namespace of the batched float64 screens (default numpy, also "
+                        f"${arrays.ENV}); cupy needs the gpu extra and a CUDA device. Exact and ball "
+                        f"stages always run on the CPU core")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     s = sub.add_parser("list", help="the encoded theorems")
     s.add_argument("--json", action="store_true")
@@ -280,7 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                "report": cmd_report}[args.cmd]
     try:
         cap = args.max_work if args.max_work is not None else workguard.max_work()
-        with registry.using(args.theorems), workguard.work_cap(cap):
+        with registry.using(args.theorems), workguard.work_cap(cap), arrays.using(args.backend):
             return handler(args)
     except InputError as exc:
         print(f"proofkit: bad input: {exc}", file=sys.stderr)

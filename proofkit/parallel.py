@@ -3,11 +3,11 @@ serial run.
 
 Every check is seeded on its own and shares no state with the others, so running them in separate
 processes changes nothing but the wall clock: results come back in input order, the theorem set
-(``--theorems``, ``$PROOFKIT_THEOREMS``) and the work cap are re-established in each worker, and the
-workers get theorem ids, not theorem objects (theorem files hold lambdas; each worker imports them by
-path, as the registry does). A bad-input error in a worker is raised again in the parent as the same
-one-line error. Records are written atomically (:mod:`proofkit.atomic`), so concurrent scan values never
-clobber one another.
+(``--theorems``, ``$PROOFKIT_THEOREMS``), the work cap and the array backend are re-established in each
+worker, and the workers get theorem ids, not theorem objects (theorem files hold lambdas; each worker
+imports them by path, as the registry does). A bad-input error in a worker is raised again in the parent
+as the same one-line error. Records are written atomically (:mod:`proofkit.atomic`), so concurrent scan
+values never clobber one another.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import registry, workguard
+from . import arrays, registry, workguard
 from .errors import InputError
 
 
@@ -40,9 +40,10 @@ class _Failure:
     got: str | None
 
 
-def _in_context(folders: tuple[str, ...], cap: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+def _in_context(folders: tuple[str, ...], cap: int, backend: str, fn: Callable[..., Any],
+                args: tuple[Any, ...]) -> Any:
     try:
-        with registry.using(folders), workguard.work_cap(cap):
+        with registry.using(folders), workguard.work_cap(cap), arrays.using(backend):
             return fn(*args)
     except InputError as exc:
         return _Failure(str(exc.field), str(exc.expected), None if exc.got is None else str(exc.got))
@@ -55,8 +56,9 @@ def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int)
         return [fn(*args) for args in calls]
     folders = tuple(str(f) for f in registry.cli_folders())
     cap = workguard.max_work()
+    backend = arrays.current()
     with ProcessPoolExecutor(max_workers=min(jobs, len(calls))) as pool:
-        futures = [pool.submit(_in_context, folders, cap, fn, tuple(args)) for args in calls]
+        futures = [pool.submit(_in_context, folders, cap, backend, fn, tuple(args)) for args in calls]
         out = [f.result() for f in futures]
     for r in out:
         if isinstance(r, _Failure):
