@@ -8,6 +8,7 @@ line on stderr, never a traceback; the latter is inconclusive (3), never refuted
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -24,6 +25,10 @@ from .record import RecordWriteError
 from .scan import ENGINE_UNDEFINED
 from .tolerances import MAX_DPS, MIN_DPS
 from .verdict import TheoremResult, Verdict
+
+#: modules whose ``add_commands(sub, parser_class, add_max_work)`` adds subcommands; a subcommand added
+#: there either sets ``handler`` (``set_defaults(handler=fn)``, fn(args) -> exit code) or is crasp's
+COMMAND_MODULES = ("proofkit.crasp.cli",)
 
 EXIT = {Verdict.CERTIFIED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.INCONCLUSIVE: 3}
 
@@ -128,9 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("ids", nargs="*")
     s.add_argument("--json", action="store_true")
     add_max_work(s)
-    from .crasp.cli import add_commands
-
-    add_commands(sub, _Parser, add_max_work)
+    for module in COMMAND_MODULES:  # subcommands that live beside their engine (crasp, sweep, bench)
+        importlib.import_module(module).add_commands(sub, _Parser, add_max_work)
     s = sub.add_parser("replay", help="recompute a counterexample record")
     s.add_argument("file")
     s.add_argument("--json", action="store_true")
@@ -279,9 +283,9 @@ def cmd_crasp(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    handler = {"list": cmd_list, "show": cmd_show, "check": cmd_check, "falsify": cmd_falsify,
-               "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp,
-               "report": cmd_report}[args.cmd]
+    builtin = {"list": cmd_list, "show": cmd_show, "check": cmd_check, "falsify": cmd_falsify,
+               "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp, "report": cmd_report}
+    handler = getattr(args, "handler", None) or builtin[args.cmd]
     try:
         cap = args.max_work if args.max_work is not None else workguard.max_work()
         with registry.using(args.theorems), workguard.work_cap(cap), arrays.using(args.backend):
