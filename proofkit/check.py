@@ -18,7 +18,7 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from . import existence, generalization, relations
+from . import existence, generalization, progress, relations
 from .backend import MP, mp_abs_max
 from .errors import InputError
 from .families import LinearRecurrence
@@ -136,11 +136,13 @@ def check(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, dps: 
                                    note=note))
 
     t0 = time.perf_counter()
+    progress.stage(f"{theorem.id}: sympy steps")
     for claim in theorem.claims:
         if isinstance(claim, SymbolicStep):
             add(claim, *_guarded(claim, lambda c=claim: decide_symbolic(c.check())))
     timings["sympy"] = time.perf_counter() - t0
     t0 = time.perf_counter()
+    progress.stage(f"{theorem.id}: computed claims")
     for claim in theorem.claims:
         if isinstance(claim, Computed):
             v, res, how = _guarded(claim, lambda c=claim: c.run(params))
@@ -202,6 +204,7 @@ def _check_numeric(theorem: Theorem, params: dict[str, Any], numeric: list[Claim
                    rng: np.random.Generator, add: Any, errata: list[Erratum], diag: dict[str, Any]) -> None:
     timings = diag["timings_s"]
     t0 = time.perf_counter()
+    progress.stage(f"{theorem.id}: fit (float64 warm start, {dps}-digit polish)")
     with mp.workdps(dps):
         fitted = fit_theorem(theorem, params, dps=dps, seed=seed)
     timings["fit"] = time.perf_counter() - t0
@@ -216,6 +219,7 @@ def _check_numeric(theorem: Theorem, params: dict[str, Any], numeric: list[Claim
     p = fitted.problem
     with mp.workdps(dps):
         t0 = time.perf_counter()
+        progress.stage(f"{theorem.id}: fit error ball")
         theta, minimal, reduced = reduce_learner(p, f.theta, dps)
         if reduced:
             diag["reduction"] = reduced
@@ -224,6 +228,7 @@ def _check_numeric(theorem: Theorem, params: dict[str, Any], numeric: list[Claim
         ball, proven, radius_how = fit_ball(p, theta, dps)
         timings["fit_error"] = time.perf_counter() - t0
         t0 = time.perf_counter()
+        progress.stage(f"{theorem.id}: identification relations")
         env = relations.params_env(theorem, p, theta, MP)
         dims = _dims(p)
         group_how = relations.solve_groups(theorem, p, theta, env, dims, rng)
@@ -240,6 +245,7 @@ def _check_numeric(theorem: Theorem, params: dict[str, Any], numeric: list[Claim
                     errata.append(d.erratum)
         timings["identify"] = time.perf_counter() - t0
         t0 = time.perf_counter()
+        progress.stage(f"{theorem.id}: generalization suites")
         for claim in numeric:
             if isinstance(claim, Generalization):
                 v, res, how, scope = generalization.decide(claim, p, theta, ball, proven, radius_how, rng,
@@ -247,6 +253,7 @@ def _check_numeric(theorem: Theorem, params: dict[str, Any], numeric: list[Claim
                 add(claim, v, res, how, scope)
         timings["tests"] = time.perf_counter() - t0
         t0 = time.perf_counter()
+        progress.stage(f"{theorem.id}: local identifiability")
         lid = local_id(fitted, rng)
         gauge = int(np.linalg.matrix_rank(gauge_basis(fitted), tol=1e-8))
         null = len(lid.train.singular_values) - lid.train.rank

@@ -17,7 +17,7 @@ from typing import Any
 
 import sympy as sp
 
-from . import arrays, parallel, record, registry, report, workguard
+from . import arrays, parallel, progress, record, registry, report, workguard
 from .atomic import prepare_folder
 from .errors import MAX_ECHO, MAX_EXPECTED, InputError, cap_text
 from .parallel import jobs_arg
@@ -67,10 +67,13 @@ MAX_WORK_HELP = (f"refuse work estimated above this many units (about 1.5 ns eac
 
 
 def add_max_work(s: argparse.ArgumentParser, top: bool = False) -> None:
-    """--max-work, accepted before or after the subcommand (a subcommand's default never hides the
-    top-level value)."""
+    """--max-work and -q, accepted before or after the subcommand (a subcommand's default never hides
+    the top-level value)."""
     s.add_argument("--max-work", type=_max_work, default=None if top else argparse.SUPPRESS,
                    metavar="UNITS", help=MAX_WORK_HELP)
+    s.add_argument("-q", "--quiet", action="store_true", default=False if top else argparse.SUPPRESS,
+                   help="no progress on stderr (rows as they finish, the running stage after 1 s; also "
+                        "$PROOFKIT_QUIET=1)")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -184,18 +187,27 @@ def cmd_check(args: argparse.Namespace) -> int:
     thms = list(registry.load_all().values()) if args.all else [registry.get(args.id)]
     if args.all and args.set:
         raise InputError("--set", "no --set with --all (parameters differ between theorems)")
-    if args.all and args.jobs > 1:  # all at once from the pool, then printed as a serial run prints them
-        calls = [(t.id, args.dps, args.seed) for t in thms]
-        done = iter(parallel.run_all(parallel.check_id, calls, args.jobs))
-    else:  # one at a time, each printed as soon as it is decided
-        done = (check(t, t.params.parse_sets(args.set), dps=args.dps, seed=args.seed) for t in thms)
     results: list[TheoremResult] = []
-    for res in done:
-        results.append(res)
-        if args.json:
-            print(json.dumps(res.as_dict(), default=str), flush=True)
-        elif not args.all:
+
+    def emit(i: int, res: TheoremResult) -> None:  # as each theorem is decided (pool: completion order)
+        if args.all:
+            progress.done(f"{progress.counter(i + 1, len(thms))} {res.id:12s} {res.verdict}"
+                          f"{'' if res.as_expected() else '  (NOT as expected)'} ({res.elapsed_s:.1f} s)")
+        elif not args.json:
             print(report.theorem_detail(res))
+        if args.json and args.jobs <= 1:
+            print(json.dumps(res.as_dict(), default=str), flush=True)
+
+    if args.all and args.jobs > 1:  # pooled: rows stream on stderr, stdout in input order at the end
+        calls = [(t.id, args.dps, args.seed) for t in thms]
+        results = parallel.run_all(parallel.check_id, calls, args.jobs, on_done=emit)
+        if args.json:
+            for res in results:
+                print(json.dumps(res.as_dict(), default=str), flush=True)
+    else:
+        for i, t in enumerate(thms):
+            results.append(check(t, t.params.parse_sets(args.set), dps=args.dps, seed=args.seed))
+            emit(i, results[-1])
     if args.all:
         if not args.json:
             print(report.verdict_table(results))
@@ -288,7 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = getattr(args, "handler", None) or builtin[args.cmd]
     try:
         cap = args.max_work if args.max_work is not None else workguard.max_work()
-        with registry.using(args.theorems), workguard.work_cap(cap), arrays.using(args.backend):
+        with registry.using(args.theorems), workguard.work_cap(cap), arrays.using(args.backend), \
+                progress.reporting(not args.quiet):
             return handler(args)
     except InputError as exc:
         print(f"proofkit: bad input: {exc}", file=sys.stderr)

@@ -17,7 +17,7 @@ import mpmath as mp
 import numpy as np
 
 from . import activation as act
-from . import certify_symbolic, record
+from . import certify_symbolic, progress, record
 from .backend import FLOAT64, MP, mp_abs_max, mp_str
 from .certify_model import certify_exact, certify_model
 from .check import Fitted, local_id, reduce_learner
@@ -175,6 +175,8 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
     dropped = sorted(set(drops) | set(theorem.violated(params)))
     base = dict(theorem=theorem.id, params=params, dropped=dropped, seed=seed, dps=dps)
     if theorem.falsifier is not None:
+        progress.stage(f"{theorem.id} search: the theorem's own falsifier"
+                       + (f" (dropped {', '.join(dropped)})" if dropped else ""))
         return _custom(theorem, params, overrides, dropped, seed, out_dir, t0)
     with mp.workdps(dps):
         outcome = search(theorem, params, dps=dps, seed=seed, restarts=restarts)
@@ -195,6 +197,7 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
         base.update(params=params)
         problem = outcome.problem
         theta = problem.learned.canonicalize(outcome.theta, problem.true_theta(MP), MP)
+        progress.stage(f"{theorem.id}: shrinking the witness sequence and simplifying the learner")
         X, gap, kind = shrink_witness(problem, theta, outcome.seqs)
         simple = simplify_numbers(problem, theta, X, outcome.tol)
         learned = simple if simple is not None else [mp_str(v, dps) for v in theta]
@@ -304,6 +307,8 @@ def search(theorem: Theorem, params: dict[str, Any], *, dps: int, seed: int,
     tried_fits, tried_steps, converged, exact_fits = 0, 0, 0, []
     for k in range(restarts):
         tried_fits += 1
+        progress.stage(f"{theorem.id} search: seeded fit {k + 1}/{restarts} ({len(candidates)} candidate(s), "
+                       f"{len(discarded)} discarded so far)")
         fr = fit(problem, dps=dps, seed=seed + 1000 * k, tol=FIT_TOL)
         if not fr.converged:
             continue
@@ -312,6 +317,7 @@ def search(theorem: Theorem, params: dict[str, Any], *, dps: int, seed: int,
         if max_gap(problem, fr.theta, seqs) >= SEARCH_GAP:
             consider(fr.theta, "a fit from a seeded restart that differs on test")
         else:
+            progress.stage(f"{theorem.id} search: null-space continuation from fit {k + 1}")
             th, n = continuation(Fitted(problem, fr, dps, seed), rng, seqs)
             tried_steps += n
             if th is not None:
@@ -322,6 +328,7 @@ def search(theorem: Theorem, params: dict[str, Any], *, dps: int, seed: int,
     if not strong():
         starts = [np.array([float(v) for v in t]) for t in exact_fits[:1]]
         starts += [problem.learned.init(np.random.default_rng(seed + 77 + i)) for i in range(2)]
+        progress.stage(f"{theorem.id} search: penalty fits from {len(starts)} start(s)")
         th, tried_adv = adversarial(problem, starts, seqs, dps, FIT_TOL)
         if th is not None:
             consider(th, "penalty fit pulling a test output away under the training constraint")
@@ -356,6 +363,7 @@ def shrink_dimensions(theorem: Theorem, params: dict[str, Any], dropped: list[st
                 continue
             try:
                 trial = theorem.params.resolve(trial)
+                progress.stage(f"{theorem.id} shrink: trying {', '.join(f'{d}={trial[d]}' for d in group)}")
                 found = search(theorem, trial, dps=dps, seed=seed, restarts=2)
             except InputError:
                 continue

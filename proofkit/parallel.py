@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,17 +49,30 @@ def _in_context(folders: tuple[str, ...], cap: int, backend: str, fn: Callable[.
         return _Failure(str(exc.field), str(exc.expected), None if exc.got is None else str(exc.got))
 
 
-def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int) -> list[Any]:
+def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int,
+            on_done: Callable[[int, Any], None] | None = None) -> list[Any]:
     """``[fn(*args) for args in calls]``, in ``jobs`` processes (serial when jobs == 1 or one call);
-    ``fn`` must be a module-level function of picklable arguments."""
+    ``fn`` must be a module-level function of picklable arguments. ``on_done(i, result)`` is called in
+    the parent as each call finishes (completion order), so rows stream while the pool works; the list
+    returned is in input order."""
+    out: list[Any] = [None] * len(calls)
     if jobs <= 1 or len(calls) <= 1:
-        return [fn(*args) for args in calls]
+        for i, args in enumerate(calls):
+            out[i] = fn(*args)
+            if on_done is not None:
+                on_done(i, out[i])
+        return out
     folders = tuple(str(f) for f in registry.cli_folders())
     cap = workguard.max_work()
     backend = arrays.current()
     with ProcessPoolExecutor(max_workers=min(jobs, len(calls))) as pool:
-        futures = [pool.submit(_in_context, folders, cap, backend, fn, tuple(args)) for args in calls]
-        out = [f.result() for f in futures]
+        index = {pool.submit(_in_context, folders, cap, backend, fn, tuple(args)): i
+                 for i, args in enumerate(calls)}
+        for future in as_completed(index):
+            i = index[future]
+            out[i] = future.result()
+            if on_done is not None and not isinstance(out[i], _Failure):
+                on_done(i, out[i])
     for r in out:
         if isinstance(r, _Failure):
             raise InputError(r.field, r.expected, r.got)

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from . import progress
 from .identify import Undefined
 from .spec import Theorem
 from .verdict import ClaimResult, Verdict
@@ -138,6 +139,7 @@ def scan_value(theorem: Theorem, param: str, value: Any, base_overrides: Mapping
     from .falsify import falsify
 
     t0 = time.perf_counter()
+    progress.stage(f"{theorem.id} {param}={value}: check")
     overrides = dict(base_overrides or {}, **{param: value})
     failure, conclusions, check_verdict = None, [], str(Verdict.INCONCLUSIVE)
     try:
@@ -147,6 +149,7 @@ def scan_value(theorem: Theorem, param: str, value: Any, base_overrides: Mapping
         failure = f"{type(exc).__name__}: {exc}"
     summary = None
     if search and searchable(theorem):
+        progress.stage(f"{theorem.id} {param}={value}: counterexample search")
         try:
             fr = falsify(theorem, [], overrides, dps=dps, seed=seed, shrink=False, out_dir=out_dir)
             summary = SearchSummary(str(fr.verdict), fr.found, fr.certified, fr.how, fr.effort,
@@ -170,16 +173,21 @@ def scan(theorem: Theorem, param: str, values: Sequence[Any], base_overrides: Ma
     t0 = time.perf_counter()
     ordered = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
     values = sorted(set(values)) if ordered else list(dict.fromkeys(values))
-    if jobs > 1:
-        from . import parallel
+    from . import parallel
 
+    def report(i: int, row: ScanRow) -> None:
+        progress.done(f"{progress.counter(i + 1, len(values))} {theorem.id} {param}={row.value}: "
+                      f"{row.status} ({row.elapsed_s:.1f} s)")
+
+    if jobs > 1:
         base = dict(base_overrides or {})
         rows = parallel.run_all(parallel.scan_value_id, [
             (theorem.id, param, v, base, dps, seed, search, None if out_dir is None else str(out_dir))
-            for v in values], jobs)
+            for v in values], jobs, on_done=report)
     else:
-        rows = [scan_value(theorem, param, v, base_overrides, dps=dps, seed=seed, search=search,
-                           out_dir=out_dir) for v in values]
+        rows = parallel.run_all(lambda v: scan_value(theorem, param, v, base_overrides, dps=dps, seed=seed,
+                                                     search=search, out_dir=out_dir),
+                                [(v,) for v in values], 1, on_done=report)
     statuses = [(r.value, r.status) for r in rows]
     return ScanResult(theorem.id, param, rows,
                       threshold(statuses) if ordered else None,

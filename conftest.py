@@ -1,6 +1,10 @@
-"""Suite-wide markers: ``gpu`` tests run only where CuPy and a CUDA device are present."""
+"""Suite-wide settings for tests/ and theorems/: ``gpu`` tests run only where CuPy and a CUDA device are
+present, and the CLI's progress lines on stderr are off (``$PROOFKIT_QUIET``) so that tests asserting
+what stderr holds see only errors; tests/test_progress.py turns them back on."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -14,6 +18,10 @@ def _gpu_reason() -> str | None:
     except Exception as exc:  # InputError: not installed, no device
         return str(exc)
     return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ["PROOFKIT_QUIET"] = "1"  # before any fixture, module-scoped ones included
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

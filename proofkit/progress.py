@@ -1,0 +1,134 @@
+"""Live progress on stderr: what a long command is doing while it runs.
+
+Engine code reports the stage it is in (``stage("AM24.T4: fit")``) and each finished unit of a longer
+run (``done("[3/28] AM24.T4 certified (2.1 s)")``). Nothing is printed unless a command line turned
+reporting on (:func:`reporting`), so library use and pool workers stay silent. On a terminal the current
+stage is a transient rich status line that appears once the command has run for a second, and finished
+units scroll above it; otherwise (a pipe, a CI log) plain lines: every finished unit, and a stage line
+for each stage that lasts a second or more, so short commands print nothing.
+stdout is never touched: tables and ``--json`` stay clean.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+#: set (to anything but "" or "0") to silence progress everywhere, as -q does
+ENV = "PROOFKIT_QUIET"
+#: a command that has run this long shows its stage (the issue's "anything longer than a second")
+DELAY_S = 1.0
+
+
+class _Plain:
+    """Plain lines (logs, pipes, tests): every finished unit, and a stage once it has lasted DELAY_S."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream, self.timer = stream, None
+        self.lock = threading.Lock()
+
+    def _print(self, text: str) -> None:
+        with self.lock:
+            print(text, file=self.stream, flush=True)
+
+    def stage(self, text: str) -> None:
+        self.close()
+        self.timer = threading.Timer(DELAY_S, self._print, (f"proofkit: {text}",))
+        self.timer.daemon = True
+        self.timer.start()
+
+    def done(self, text: str) -> None:
+        self.close()
+        self._print(text)
+
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
+class _Live:
+    """A rich status line (spinner + stage), started after DELAY_S, removed when the command ends."""
+
+    def __init__(self, stream: TextIO) -> None:
+        from rich.console import Console
+
+        self.console = Console(file=stream, highlight=False, soft_wrap=True)
+        self.text, self.status = "", None
+        self.lock = threading.Lock()
+        self.timer = threading.Timer(DELAY_S, self._start)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _start(self) -> None:
+        with self.lock:
+            if self.status is None and self.text:
+                self.status = self.console.status(self.text)
+                self.status.start()
+
+    def stage(self, text: str) -> None:
+        with self.lock:
+            self.text = text
+            if self.status is not None:
+                self.status.update(text)
+
+    def done(self, text: str) -> None:
+        self.console.print(text, markup=False)
+
+    def close(self) -> None:
+        self.timer.cancel()
+        with self.lock:
+            if self.status is not None:
+                self.status.stop()
+                self.status = None
+
+
+_sink: _Plain | _Live | None = None
+
+
+@contextmanager
+def reporting(enabled: bool = True, stream: TextIO | None = None) -> Iterator[None]:
+    """Report progress to ``stream`` (default stderr) inside the block: a live status line on a
+    terminal, plain lines otherwise; nothing when ``enabled`` is false (``-q``) or ``$PROOFKIT_QUIET`` is
+    set."""
+    global _sink
+    previous = _sink
+    stream = sys.stderr if stream is None else stream
+    sink: _Plain | _Live | None = None
+    if enabled and os.environ.get(ENV, "") in ("", "0"):
+        sink = _Live(stream) if _isatty(stream) else _Plain(stream)
+    _sink = sink
+    try:
+        yield
+    finally:
+        if sink is not None:
+            sink.close()
+        _sink = previous
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def stage(text: str) -> None:
+    """The stage a running command is in (shown after a second, replaced by the next stage)."""
+    if _sink is not None:
+        _sink.stage(text)
+
+
+def done(text: str) -> None:
+    """One finished unit of a longer run (a theorem of ``check --all``, a value of ``scan``)."""
+    if _sink is not None:
+        _sink.done(text)
+
+
+def counter(k: int, n: int) -> str:
+    """``[k/n]`` with k padded to n's width, so streamed rows line up."""
+    return f"[{k:>{len(str(n))}}/{n}]"

@@ -1,0 +1,96 @@
+"""Live progress on stderr: finished units stream as they finish, a stage shows once it has lasted the
+delay, nothing with -q or $PROOFKIT_QUIET, and stdout is never touched."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+
+from proofkit import parallel, progress
+from proofkit.cli import main
+
+
+@pytest.fixture
+def loud(monkeypatch):
+    monkeypatch.delenv(progress.ENV, raising=False)
+    monkeypatch.setattr(progress, "DELAY_S", 0.05)
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_plain_stage_shows_only_once_it_lasts(loud):
+    buf = io.StringIO()
+    with progress.reporting(stream=buf):
+        progress.stage("quick")
+        progress.stage("slow")  # replaces "quick" before its delay: "quick" is never printed
+        time.sleep(0.3)
+        progress.done("[1/1] row")
+        progress.stage("cut short")  # the block ends before the delay: not printed
+    time.sleep(0.2)
+    assert buf.getvalue() == "proofkit: slow\n[1/1] row\n"
+
+
+@pytest.mark.parametrize("enabled,env", [(False, None), (True, "1")])
+def test_quiet_prints_nothing(loud, monkeypatch, enabled, env):
+    if env is not None:
+        monkeypatch.setenv(progress.ENV, env)
+    buf = io.StringIO()
+    with progress.reporting(enabled, stream=buf):
+        progress.stage("slow")
+        time.sleep(0.2)
+        progress.done("row")
+    assert buf.getvalue() == ""
+
+
+def test_outside_reporting_is_silent(loud, capsys):
+    progress.stage("x")
+    progress.done("y")
+    assert capsys.readouterr() == ("", "")
+
+
+def test_terminal_gets_a_live_status_and_rows(loud):
+    buf = _Tty()
+    with progress.reporting(stream=buf):
+        progress.stage("fitting")
+        time.sleep(0.3)
+        progress.done("[1/2] AM24.T4 certified")
+    assert "[1/2] AM24.T4 certified" in buf.getvalue()
+    assert "fitting" in buf.getvalue()  # the status line was drawn (and removed at the end)
+
+
+def test_counter_pads_to_the_total():
+    assert progress.counter(3, 28) == "[ 3/28]"
+
+
+def test_pool_reports_each_call_once_and_returns_input_order():
+    seen: list[int] = []
+    out = parallel.run_all(pow, [(2, k) for k in range(5)], 2, on_done=lambda i, r: seen.append(i))
+    assert out == [1, 2, 4, 8, 16] and sorted(seen) == list(range(5))
+
+
+def test_scan_streams_rows_on_stderr_and_leaves_stdout_alone(loud, capsys):
+    argv = ["scan", "AM24.T4", "--param", "T", "--values", "2,3", "--no-search"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    rows = [line for line in err.splitlines() if line.startswith("[")]
+    assert [r.split(" (")[0] for r in rows] == ["[1/2] AM24.T4 T=2: holds", "[2/2] AM24.T4 T=3: holds"]
+    assert "T=2: HOLDS" in out and "[1/2]" not in out
+
+
+def test_quiet_flag_silences_the_cli(loud, capsys, monkeypatch):
+    monkeypatch.setattr("proofkit.scan.scan_value", lambda *a, **k: _fake_row(a[2]))
+    argv = ["scan", "AM24.T4", "--param", "T", "--values", "2,3", "--no-search"]
+    assert main(argv) == 0 and "[2/2] AM24.T4 T=3: holds" in capsys.readouterr().err
+    for quiet in (["-q", *argv], [*argv, "--quiet"]):
+        assert main(quiet) == 0 and capsys.readouterr().err == ""
+
+
+def _fake_row(value):
+    from proofkit.scan import HOLDS, ScanRow
+
+    return ScanRow(value, HOLDS, "fake", "certified", {}, None)
