@@ -52,7 +52,7 @@ QUICK = Settings(
     exhaustive_lengths=(16, 18), interp_length=14, reference_samples=300, rows_splits=(4, 5, 6, 7, 8),
     check_theorems=("AM24.T4",))
 FULL = Settings(
-    mode="full", repeats=3, loop_budget_s={"AM24.T4": 60.0, "AM24.T1": 30.0},
+    mode="full", repeats=3, loop_budget_s={"AM24.T4": 60.0, "AM24.T1": 60.0},
     precision_theorems=("AM24.T4", "AM24.T1", "AM24.T2", "AM24.T5", "AM24v2.C3"),
     support_samples=(10**5, 10**6, 10**7), exhaustive_lengths=(24, 26, 28), interp_length=20,
     reference_samples=3000, rows_splits=(6, 7, 8, 9, 10, 11, 12),
