@@ -28,7 +28,7 @@ from .verdict import TheoremResult, Verdict
 
 #: modules whose ``add_commands(sub, parser_class, add_max_work)`` adds subcommands; a subcommand added
 #: there either sets ``handler`` (``set_defaults(handler=fn)``, fn(args) -> exit code) or is crasp's
-COMMAND_MODULES = ("proofkit.crasp.cli",)
+COMMAND_MODULES = ("proofkit.crasp.cli", "proofkit.sweep.cli", "proofkit.bench.cli")
 
 EXIT = {Verdict.CERTIFIED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.INCONCLUSIVE: 3}
 
