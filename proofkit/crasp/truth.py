@@ -52,16 +52,21 @@ def check_symbols(X: Any, alphabet_size: int, field_name: str = "X") -> np.ndarr
     return arr
 
 
-def all_strings(alphabet_size: int, length: int, start: int = 0, stop: int | None = None) -> np.ndarray:
-    """All strings of one length in lexicographic order (rows start..stop-1), as an int64 array."""
+def all_strings(alphabet_size: int, length: int, start: int = 0, stop: int | None = None,
+                xp: Any = None) -> Any:
+    """All strings of one length in lexicographic order (rows start..stop-1), as an int64 array.
+
+    ``xp``: the array namespace to build them in (:mod:`proofkit.arrays`; e.g. on a GPU, next to the
+    evaluation); None builds a host numpy array, what prefix functions take by default."""
     if alphabet_size < 1:
         raise InputError("alphabet_size", "an integer >= 1", alphabet_size)
     if length < 0:
         raise InputError("length", "an integer >= 0", length)
     total = alphabet_size**length
     stop = total if stop is None else min(stop, total)
-    idx = np.arange(start, stop, dtype=np.int64)
-    powers = alphabet_size ** np.arange(length - 1, -1, -1, dtype=np.int64)
+    xp = np if xp is None else xp
+    idx = xp.arange(start, stop, dtype=xp.int64)
+    powers = alphabet_size ** xp.arange(length - 1, -1, -1, dtype=xp.int64)
     return (idx[:, None] // powers[None, :]) % alphabet_size
 
 
@@ -72,12 +77,13 @@ def iter_string_chunks(alphabet_size: int, length: int, chunk: int) -> Iterator[
         yield all_strings(alphabet_size, length, start, start + chunk)
 
 
-def check_prefix_output(out: Any, batch: int, length: int, field_name: str) -> np.ndarray:
-    """Validate a prefix function's output: shape (batch, length + 1), converted to bool."""
-    arr = np.asarray(out)
-    if arr.shape != (batch, length + 1):
-        raise InputError(field_name, f"an array of shape ({batch}, {length + 1})", arr.shape)
-    return arr.astype(bool)
+def check_prefix_output(out: Any, batch: int, length: int, field_name: str, xp: Any = None) -> Any:
+    """Validate a prefix function's output: shape (batch, length + 1), converted to bool (an array of the
+    namespace ``xp``; None: numpy)."""
+    arr = np.asarray(out) if xp is None else xp.asarray(out)
+    if tuple(arr.shape) != (batch, length + 1):
+        raise InputError(field_name, f"an array of shape ({batch}, {length + 1})", tuple(arr.shape))
+    return arr.astype(bool) if xp is None else xp.astype(arr, xp.bool)
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -2,20 +2,28 @@
 
 Strings are an int array X of shape (B, n) of symbol indices in alphabet order. Internally each op's
 value is a position-major array of shape (n + 1, B), or (n + 1, 1) / (1, 1) when it does not depend
-on the string (true, periodic, constants), so plain counts are one cumsum down the positions and local
-counts are shifted row sums. Row 0 is the virtual start position (symbol tests false, counts 0). Only
-functions that numpy and cupy share are called through ``xp``, so a CuPy namespace runs the same code.
+on the string (true, periodic, constants), so plain counts are one cumulative sum down the positions and
+local counts are shifted row sums. Row 0 is the virtual start position (symbol tests false, counts 0).
 Counts use the narrowest of int16 / int32 / int64 that the static bound |C(i)| <= M_C (i + 1)
 (analysis.count_bounds) proves cannot overflow: narrow counts halve to quarter the memory traffic.
+
+Every array operation goes through ``xp``, a namespace of the Python array API standard (see
+:mod:`proofkit.arrays`; the suite runs this module on array-api-strict, so nothing numpy-only is used and
+a CuPy namespace runs the same code on a GPU). Results are exact integers and booleans in every
+namespace. ``xp=None`` computes in :func:`proofkit.arrays.namespace` (the ``--backend``) and hands back
+host numpy arrays, the boundary for callers that consume results with numpy; an explicit ``xp`` returns
+arrays of that namespace (results stay on the device).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy
 
+from .. import arrays
 from ..errors import InputError
 from .analysis import count_bounds, validate
 from .interp import symbols_of
@@ -23,7 +31,8 @@ from .ir import Op, Program
 from .parser import Plain
 
 INT64_LIMIT = 2**62
-CHUNK_CELLS = 2**18  # strings x positions per chunk in accepts_*: bounds memory, keeps arrays in cache
+CHUNK_CELLS = 2**18  # strings x positions per chunk in accepts_* on the host: bounds memory, stays in cache
+DEVICE_CHUNK_CELLS = 2**24  # the same on other namespaces: fewer, larger kernel launches on a GPU
 MAX_ENUMERATION = 2**26
 ROW_LOOP_WIDTH = 256  # batch width from which counts are accumulated row by row
 
@@ -45,17 +54,17 @@ class _Ctx:
 
 
 def _sym(op: Op, v: dict, c: _Ctx) -> Any:
-    out = c.xp.zeros((c.n + 1, c.XT.shape[1]), dtype=bool)
-    c.xp.equal(c.XT, c.index[op.symbol], out=out[1:])
+    out = c.xp.zeros((c.n + 1, c.XT.shape[1]), dtype=c.xp.bool)
+    out[1:, :] = c.XT == c.index[op.symbol]
     return out
 
 
 def _true(op: Op, v: dict, c: _Ctx) -> Any:
-    return c.xp.ones((1, 1), dtype=bool)
+    return c.xp.ones((1, 1), dtype=c.xp.bool)
 
 
 def _periodic(op: Op, v: dict, c: _Ctx) -> Any:
-    pos = c.xp.arange(c.n + 1, dtype=c.xp.int64).reshape(c.n + 1, 1)
+    pos = c.xp.reshape(c.xp.arange(c.n + 1, dtype=c.xp.int64), (c.n + 1, 1))
     return pos % op.modulus == op.residue
 
 
@@ -76,27 +85,25 @@ def _le(op: Op, v: dict, c: _Ctx) -> Any:
 
 
 def _count(op: Op, v: dict, c: _Ctx) -> Any:
-    """Row i = sum of rows 1..i of P (row 0 excluded): a cumsum down the positions."""
+    """Row i = sum of rows 1..i of P (row 0 excluded): a cumulative sum down the positions."""
     xp, p = c.xp, c.full_rows(v[op.args[0]])
     if p.shape[1] < ROW_LOOP_WIDTH:
-        out = xp.zeros(p.shape, dtype=c.cdt)
-        if c.n:
-            out[1:] = xp.cumsum(p[1:], axis=0, dtype=c.cdt)
-        return out
-    out = p.astype(c.cdt)  # for wide batches a loop over rows beats cumsum along axis 0 tenfold
-    out[0] = 0
+        return xp.cumulative_sum(xp.astype(p[1:, :], c.cdt), axis=0, dtype=c.cdt, include_initial=True)
+    out = xp.astype(p, c.cdt)  # for wide batches a loop over rows beats a cumulative sum along axis 0 tenfold
+    out[0, :] = 0
     for i in range(1, c.n + 1):
-        xp.add(out[i], out[i - 1], out=out[i])
+        out[i, :] += out[i - 1, :]
     return out
 
 
 def _local(op: Op, v: dict, c: _Ctx) -> Any:
     """Row i = sum over offsets d of P at row i - d when i - d >= 1: shifted row blocks."""
-    xp, p = c.xp, c.full_rows(v[op.args[0]])
+    xp = c.xp
+    p = xp.astype(c.full_rows(v[op.args[0]]), c.cdt)
     out = xp.zeros(p.shape, dtype=c.cdt)
     for d in op.offsets:
         if d < c.n:
-            out[d + 1 :] += p[1 : c.n + 1 - d]
+            out[d + 1 :, :] += p[1 : c.n + 1 - d, :]
     return out
 
 
@@ -128,13 +135,26 @@ def max_length(program: Program) -> int | None:
     return None if bound == 0 else max(-1, (INT64_LIMIT - 1) // bound - 1)
 
 
+def _resolve(xp: Any) -> tuple[Any, bool]:
+    """The namespace to compute in, and whether results go back to the host (``xp`` None)."""
+    return (arrays.namespace(), True) if xp is None else (xp, False)
+
+
+def _as_namespace_array(X: Any, xp: Any) -> Any:
+    """X (a host array, nested lists, or already an array of ``xp``) as an array of ``xp``: a host array
+    is moved once, an array of ``xp`` is used as it is (no round trip through the host)."""
+    if arrays.is_numpy(xp) and not isinstance(X, numpy.ndarray) and hasattr(X, "__dlpack__"):
+        return arrays.to_numpy(X)  # an array of another namespace, e.g. device strings under --backend numpy
+    return xp.asarray(X)
+
+
 def _check_batch(program: Program, X: Any, xp: Any) -> Any:
-    """X as a (B, n) integer array; also refuses lengths at which a count could overflow int64 (never
-    wraps), saying the longest length this program allows."""
+    """X as a (B, n) integer array of ``xp``; also refuses lengths at which a count could overflow int64
+    (never wraps), saying the longest length this program allows."""
     validate(program)
-    X = xp.asarray(X)
-    if X.ndim != 2 or (X.size and X.dtype.kind not in "iu"):
-        got = Plain(f"{X.dtype} array of shape {X.shape}")
+    X = _as_namespace_array(X, xp)
+    if X.ndim != 2 or (math.prod(X.shape) and not xp.isdtype(X.dtype, "integral")):
+        got = Plain(f"{X.dtype} array of shape {tuple(X.shape)}")
         raise InputError("X", "an integer array of shape (B, n) of symbol indices", got)
     top = max_length(program)
     if top is not None and X.shape[1] > top:
@@ -144,13 +164,21 @@ def _check_batch(program: Program, X: Any, xp: Any) -> Any:
     return X
 
 
+def _materialize(a: Any, dtype: Any, xp: Any) -> Any:
+    """A fresh row-major array of ``a``'s values in ``dtype`` (whatever the strides of ``a``: a transposed
+    or broadcast view comes out contiguous, the layout the row kernels are fast on)."""
+    out = xp.empty(a.shape, dtype=dtype)
+    out[...] = xp.astype(a, dtype, copy=False)
+    return out
+
+
 def _positions_first(X: Any, k: int, xp: Any) -> Any:
-    """X transposed to a contiguous (n, B) array of small ints, after checking indices are in [0, k)."""
-    lo, hi = (int(X.min()), int(X.max())) if X.size else (0, 0)
+    """X transposed to a row-major (n, B) array of small ints, after checking indices are in [0, k)."""
+    lo, hi = (int(xp.min(X)), int(xp.max(X))) if math.prod(X.shape) else (0, 0)
     if lo < 0 or hi >= k:
         raise InputError("X", f"symbol indices in [0, {k})", Plain(f"values in [{lo}, {hi}]"))
     small = xp.int8 if k <= 127 else xp.int16 if k <= 32767 else xp.int64
-    return xp.ascontiguousarray(X.T).astype(small, copy=False)
+    return _materialize(xp.permute_dims(X, (1, 0)), small, xp)
 
 
 def _last_uses(program: Program) -> dict[str, int]:
@@ -188,48 +216,54 @@ def _run(program: Program, X: Any, xp: Any, keep: set[str] | None) -> dict[str, 
 
 def _to_batch(a: Any, shape: tuple[int, int], xp: Any) -> Any:
     """A position-major value as a (B, n + 1) array (materialized; counts widened back to int64)."""
-    out = xp.ascontiguousarray(xp.broadcast_to(a, shape).T)
-    return out if out.dtype == bool else out.astype(xp.int64, copy=False)
+    dtype = xp.bool if a.dtype == xp.bool else xp.int64
+    return _materialize(xp.permute_dims(xp.broadcast_to(a, shape), (1, 0)), dtype, xp)
 
 
-def evaluate_batch(program: Program, X: Any, xp: Any = numpy) -> dict[str, Any]:
+def evaluate_batch(program: Program, X: Any, xp: Any = None) -> dict[str, Any]:
     """Value of every op at every position 0..n of every string: arrays of shape (B, n + 1)."""
-    X = _check_batch(program, X, xp)
+    ns, host = _resolve(xp)
+    X = _check_batch(program, X, ns)
     shape = (X.shape[1] + 1, X.shape[0])
-    return {name: _to_batch(a, shape, xp) for name, a in _run(program, X, xp, None).items()}
+    values = {name: _to_batch(a, shape, ns) for name, a in _run(program, X, ns, None).items()}
+    return {name: arrays.to_numpy(a) for name, a in values.items()} if host else values
 
 
-def accepts_prefixes(program: Program, X: Any, xp: Any = numpy) -> Any:
+def accepts_prefixes(program: Program, X: Any, xp: Any = None) -> Any:
     """Acceptance of every prefix: bool array (B, n + 1); column i decides w_1..w_i (column 0: empty)."""
-    X = _check_batch(program, X, xp)
+    ns, host = _resolve(xp)
+    X = _check_batch(program, X, ns)
     B, n = X.shape
-    result = xp.empty((B, n + 1), dtype=bool)
-    step = max(1, CHUNK_CELLS // (n + 1))
-    for start in range(0, B, step) if B else [0]:  # chunks bound memory and keep arrays in cache
-        chunk = X[start : start + step]
-        out = _run(program, chunk, xp, {program.output})[program.output]
-        result[start : start + step] = xp.broadcast_to(out, (n + 1, chunk.shape[0])).T
-    return result
+    result = ns.empty((B, n + 1), dtype=ns.bool)
+    step = max(1, (CHUNK_CELLS if arrays.is_numpy(ns) else DEVICE_CHUNK_CELLS) // (n + 1))
+    for start in range(0, B, step) if B else [0]:  # chunks bound memory (and keep host arrays in cache)
+        stop = min(B, start + step)
+        out = _run(program, X[start:stop, :], ns, {program.output})[program.output]
+        result[start:stop, :] = ns.matrix_transpose(ns.broadcast_to(out, (n + 1, stop - start)))
+    return arrays.to_numpy(result) if host else result
 
 
-def accepts_batch(program: Program, X: Any, xp: Any = numpy) -> Any:
+def accepts_batch(program: Program, X: Any, xp: Any = None) -> Any:
     """Acceptance of every whole string: bool array (B,)."""
     return accepts_prefixes(program, X, xp)[:, -1]
 
 
-def all_strings(alphabet_size: int, n: int, xp: Any = numpy) -> Any:
+def all_strings(alphabet_size: int, n: int, xp: Any = None) -> Any:
     """All alphabet_size**n strings of length n as an int64 (k**n, n) array, in lexicographic order.
 
-    The result is the transpose of a position-major buffer, the layout the evaluator works in."""
+    The result is the transpose of a position-major buffer, the layout the evaluator works in. ``xp``:
+    the namespace to build it in; None builds a host numpy array. (Ranges of strings, e.g. for lengths
+    beyond MAX_ENUMERATION: :func:`proofkit.crasp.truth.all_strings`.)"""
     k = alphabet_size
     if k < 1 or n < 0 or k**n > MAX_ENUMERATION:
         raise InputError("all_strings", f"alphabet size >= 1, n >= 0 and at most {MAX_ENUMERATION} strings",
                          Plain(f"{k}**{n}"))
-    out = xp.empty((n, k**n), dtype=xp.int64)
-    symbols = xp.arange(k, dtype=xp.int64).reshape(1, k, 1)
+    ns = arrays.namespace("numpy") if xp is None else xp
+    out = ns.empty((n, k**n), dtype=ns.int64)
+    symbols = ns.reshape(ns.arange(k, dtype=ns.int64), (1, k, 1))
     for j in range(n):  # position j cycles through the symbols in blocks of k**(n - 1 - j)
-        out[j].reshape(k**j, k, k ** (n - 1 - j))[...] = symbols
-    return out.T
+        out[j, :] = ns.reshape(ns.broadcast_to(symbols, (k**j, k, k ** (n - 1 - j))), (k**n,))
+    return ns.permute_dims(out, (1, 0))
 
 
 def encode(program: Program, strings: Sequence[Sequence[str] | str]) -> numpy.ndarray:
