@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from proofkit import arrays
 from proofkit.crasp.truth import PrefixFn, all_strings, as_prefix_fn, check_prefix_output, check_symbols
 from proofkit.errors import InputError
 
@@ -61,51 +62,77 @@ def _check_rows_args(alphabet_size: int, N: int, mode: str) -> None:
         raise InputError("N", f"alphabet_size ** (2N) <= {MAX_STRINGS}", alphabet_size ** (2 * N))
 
 
-def _alice_chunks(alphabet_size: int, N: int, chunk_strings: int) -> Iterator[np.ndarray]:
+def _alice_chunks(alphabet_size: int, N: int, chunk_strings: int, xp: Any) -> Iterator[Any]:
     """Alice halves in lexicographic order, as many per chunk as fit in ``chunk_strings`` strings."""
     n_bob = alphabet_size**N
     per = max(1, chunk_strings // n_bob)
     for start in range(0, n_bob, per):
-        yield all_strings(alphabet_size, N, start, start + per)
+        yield all_strings(alphabet_size, N, start, start + per, xp)
 
 
-def _row_block(f: PrefixFn, alice: np.ndarray, bob: np.ndarray, mode: str) -> np.ndarray:
-    """Rows of a block of Alice halves, bit-packed: uint8 (len(alice), bytes per row)."""
+def _packbits(bits: Any, xp: Any) -> Any:
+    """A bool (r, m, c) array packed 8 bits to a uint8 along axis 1, in ``xp``: bit 7 - i of [a, j, col]
+    is bits[a, i * ceil(m / 8) + j, col] (a fixed bijection, which is all that comparing rows of one shape
+    needs; the standard has no packbits). Only these bytes leave the namespace."""
+    r, m, c = bits.shape
+    width = -(-m // 8)
+    if 8 * width > m:
+        bits = xp.concat([bits, xp.zeros((r, 8 * width - m, c), dtype=xp.bool)], axis=1)
+    planes = xp.reshape(bits, (r, 8, width, c))
+    packed = xp.zeros((r, width, c), dtype=xp.uint8)
+    for i in range(8):
+        packed |= xp.astype(planes[:, i, :, :], xp.uint8) << (7 - i)
+    return packed
+
+
+def _row_block(f: PrefixFn, alice: Any, bob: Any, mode: str, xp: Any, host: bool) -> Any:
+    """Rows of a block of Alice halves, bit-packed: uint8 (len(alice), ...) in ``xp``, one row per half."""
     na, N = alice.shape
     nb = bob.shape[0]
-    X = np.empty((na * nb, 2 * N), dtype=np.int64)
-    X[:, :N] = np.repeat(alice, nb, axis=0)
-    X[:, N:] = np.tile(bob, (na, 1))
-    out = check_prefix_output(f(X), na * nb, 2 * N, "f_prefixes")
+    X = xp.empty((na, nb, 2 * N), dtype=xp.int64)  # x.y for every pair, written once by broadcasting
+    X[:, :, :N] = alice[:, None, :]
+    X[:, :, N:] = bob[None, :, :]
+    out = check_prefix_output(f(xp.reshape(X, (na * nb, 2 * N))), na * nb, 2 * N, "f_prefixes",
+                              None if host else xp)
     cols = out[:, N + 1:] if mode == "prefix-vector" else out[:, 2 * N:]
-    return np.packbits(cols.reshape(na, -1), axis=1)
+    return _packbits(xp.reshape(cols, (na, nb, cols.shape[1])), xp)
 
 
 def rows(f_prefixes: Any, alphabet_size: int, N: int, mode: str = "prefix-vector",
-         chunk_strings: int = 1 << 18) -> int:
+         chunk_strings: int = 1 << 18, xp: Any = None) -> int:
     """Number of distinct one-way rows of f at split N (exact; rows are compared as packed bytes).
 
     All alphabet_size ** (2N) strings are enumerated in chunks of whole Alice halves (bounded memory:
     about 200 bytes per string of a chunk for the int64 input and a counter-style f), f is evaluated
     once per string, and each Alice row is hashed as its packed bit vector.
+
+    ``xp`` (:mod:`proofkit.arrays`): None keeps the prefix-function contract, f takes and returns host
+    numpy arrays (it may compute elsewhere itself: ``accepts_prefixes`` with no ``xp`` runs on the
+    ``--backend``). With a namespace, the strings are built in it, f must take and return arrays of it
+    (e.g. ``lambda X: accepts_prefixes(program, X, xp)``), the rows are bit-packed in it, and only the
+    packed rows come to the host. De-duplication is on the host in either case: the standard's
+    ``unique_values`` works on single elements, not rows (up to alphabet_size ** N * N bits each), and a
+    hash on the device would make the count probabilistic.
     """
     _check_rows_args(alphabet_size, N, mode)
     f = as_prefix_fn(f_prefixes, "f_prefixes")
-    bob = all_strings(alphabet_size, N)
+    host, xp = xp is None, arrays.namespace("numpy") if xp is None else xp
+    bob = all_strings(alphabet_size, N, xp=xp)
     seen: set[bytes] = set()
-    for alice in _alice_chunks(alphabet_size, N, chunk_strings):
-        packed = _row_block(f, alice, bob, mode)
+    for alice in _alice_chunks(alphabet_size, N, chunk_strings, xp):
+        packed = arrays.to_numpy(_row_block(f, alice, bob, mode, xp, host))
         seen.update(row.tobytes() for row in packed)
     return len(seen)
 
 
 def rows_table(f_prefixes: Any, alphabet_size: int, Ns: Iterable[int], mode: str = "prefix-vector",
-               bound: Callable[[int], int] | None = None) -> list[dict[str, Any]]:
-    """rows(N) for each N, with log2 rows, seconds, and (if ``bound`` is given) the bound and pass/fail."""
+               bound: Callable[[int], int] | None = None, xp: Any = None) -> list[dict[str, Any]]:
+    """rows(N) for each N, with log2 rows, seconds, and (if ``bound`` is given) the bound and pass/fail
+    (``xp``: as for :func:`rows`)."""
     table = []
     for N in Ns:
         t0 = time.perf_counter()
-        r = rows(f_prefixes, alphabet_size, N, mode)
+        r = rows(f_prefixes, alphabet_size, N, mode, xp=xp)
         entry: dict[str, Any] = {"N": N, "rows": r, "log2_rows": math.log2(r),
                                  "seconds": time.perf_counter() - t0}
         if bound is not None:
