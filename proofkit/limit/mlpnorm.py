@@ -25,17 +25,23 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
+from array_api_compat import array_namespace
 from scipy.optimize import linprog
 
+from .. import arrays
 from ..errors import InputError
 from .constructions import interpolation_error_bound, relu_interpolant
 
 #: total variation of psi' over the real line
 TV_DPSI = {"relu": 1.0, "tanh": 2.0, "sigmoid": 0.5}
-PSI = {"tanh": np.tanh, "sigmoid": lambda u: 0.5 * (1.0 + np.tanh(0.5 * u)),
-       "relu": lambda u: np.maximum(u, 0.0)}
+#: activations on arrays of any array-API namespace (numpy for the LP, :mod:`proofkit.arrays` for the sweep)
+PSI = {"tanh": lambda u: array_namespace(u).tanh(u),
+       "sigmoid": lambda u: 0.5 * (1.0 + array_namespace(u).tanh(0.5 * u)),
+       "relu": lambda u: array_namespace(u).maximum(u, 0.0)}
+DENSE_BLOCK = 20_000  # points per block of the dense error sweep (bounded memory)
 DPSI_MAX = {"tanh": 1.0, "sigmoid": 0.25, "relu": 1.0}
 
 
@@ -82,14 +88,31 @@ def relu_interpolant_norm(omega: int | Fraction, eta: Fraction) -> NormReport:
                       lower_bound(float(omega), float(eta), "relu"))
 
 
+def dense_error(a: np.ndarray, t: np.ndarray, w: np.ndarray, c: float, omega: float, psi: str, dense: int,
+                xp: Any = None) -> tuple[float, float]:
+    """max |g(z) - sin(omega z)| over ``dense`` equispaced points z of [-1, 1], for the network
+    g(z) = sum_k w_k psi(a_k (z - t_k)) + c, and the spacing of the points: a float64 sweep in the array
+    namespace ``xp`` (None: the ``--backend``'s, :mod:`proofkit.arrays`), in blocks of DENSE_BLOCK points."""
+    xp = arrays.namespace() if xp is None else xp
+    a, t, w = (arrays.asarray(v, xp, xp.float64) for v in (a, t, w))
+    zd = xp.linspace(-1.0, 1.0, dense, dtype=xp.float64)
+    err = 0.0
+    for i in range(0, dense, DENSE_BLOCK):
+        z = zd[i:min(dense, i + DENSE_BLOCK)]
+        g = PSI[psi](a[None, :] * (z[:, None] - t[None, :])) @ w + float(c)
+        err = max(err, float(xp.max(xp.abs(g - xp.sin(float(omega) * z)))))
+    return err, float(zd[1] - zd[0])
+
+
 def lp_fit_norm(omega: float, eta: float, psi: str, per_unit: float = 4.0,
-                slopes: tuple[float, ...] = (1.0, 2.0), dense: int = 400_000) -> NormReport:
+                slopes: tuple[float, ...] = (1.0, 2.0), dense: int = 400_000, xp: Any = None) -> NormReport:
     """The smallest path norm sum |a_k||w_k| over a fixed dictionary psi(a (z - t)) (centres t on a grid of
     ``per_unit`` omega points per unit length over [-1.2, 1.2], slopes a = s omega, s in ``slopes``) with
     |g - sin(omega z)| <= eta/2 at 20 omega + 101 constraint points (a linear program, HiGHS). The error
     reported is its maximum over ``dense`` equispaced points plus the Lipschitz allowance
     (L max|psi'| + omega) delta/2 between them (delta their spacing): a bound on all of [-1, 1].
-    (For psi = sigmoid use :func:`sigmoid_from_tanh`: the same functions at exactly 4x the path norm.)"""
+    (For psi = sigmoid use :func:`sigmoid_from_tanh`: the same functions at exactly 4x the path norm.)
+    The LP runs on the host (SciPy); the dense sweep in ``xp`` (:func:`dense_error`)."""
     if psi not in ("tanh", "relu"):
         raise InputError("psi", "tanh or relu (sigmoid: sigmoid_from_tanh)", psi)
     centres = np.linspace(-1.2, 1.2, max(8, int(per_unit * omega * 2.4)))
@@ -109,11 +132,8 @@ def lp_fit_norm(omega: float, eta: float, psi: str, per_unit: float = 4.0,
     used = np.abs(w) > 1e-12
     path = float(np.sum(a_k * np.abs(w)))
     raw = float(np.linalg.norm(a_k[used]) * np.linalg.norm(w[used]))
-    zd = np.linspace(-1.0, 1.0, dense)
-    err = max(float(np.max(np.abs(PSI[psi](a_k[used][None, :] * (zd[i:i + 20_000, None] - t_k[used][None, :]))
-                                  @ w[used] + c - np.sin(omega * zd[i:i + 20_000]))))
-              for i in range(0, dense, 20_000))
-    eta_all = err + (path * DPSI_MAX[psi] + omega) * float(zd[1] - zd[0]) / 2
+    err, spacing = dense_error(a_k[used], t_k[used], w[used], c, omega, psi, dense, xp)
+    eta_all = err + (path * DPSI_MAX[psi] + omega) * spacing / 2
     return NormReport(psi, omega, path, raw, eta_all,
                       f"LP at {len(zs)} points; max error at {dense} points + Lipschitz allowance",
                       int(used.sum()), lower_bound(omega, eta_all, psi))

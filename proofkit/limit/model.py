@@ -34,6 +34,7 @@ from typing import Any
 import mpmath as mp
 import numpy as np
 
+from .. import arrays
 from ..errors import InputError
 from ..exact import exact_row
 from . import flush
@@ -262,44 +263,57 @@ def readout(model: LimitTransformer, Y: Sequence[Any], cut: Any = None) -> tuple
     return tuple(cut(v) for v in _mv(model.U, Y))
 
 
-def screen_float64(model: LimitTransformer, X: np.ndarray, p: int | None) -> tuple[np.ndarray, np.ndarray]:
+def _f64(rows: Sequence[Sequence[Any]], cols: int, xp: Any) -> Any:
+    """Rational rows as a float64 (len(rows), cols) array of ``xp`` (built on the host, moved once)."""
+    host = np.array([[float(v) for v in r] for r in rows], dtype=np.float64).reshape(len(rows), cols)
+    return arrays.asarray(host, xp)
+
+
+def _positions(model: LimitTransformer, N: int) -> list[Sequence[Fraction]]:
+    """p_j for j = 1..N as :meth:`LimitTransformer.y` adds them (late vectors past N0 when not periodic)."""
+    late = not model.periodic
+    return [model.P_late[j % len(model.P_late)] if late and j > model.N0 else model.P[j % model.Delta]
+            for j in range(1, N + 1)]
+
+
+def screen_float64(model: LimitTransformer, X: Any, p: int | None, xp: Any = None) -> tuple[Any, Any]:
     """The float64 screen over a batch of equal-length strings (token indices, shape (S, N)): outputs
     (S, m) and a boolean mask of rows where some softmax term sits within 1e-9 (relative, in the exponent)
-    of the flush boundary, i.e. where float64 cannot decide the flush. A screen, never a verdict."""
+    of the flush boundary, i.e. where float64 cannot decide the flush. A screen, never a verdict.
+
+    ``xp``: the array namespace (:mod:`proofkit.arrays`) to compute in; None computes in the
+    ``--backend``'s and returns host numpy arrays, an explicit namespace returns arrays of it."""
+    ns = arrays.namespace() if xp is None else xp
+    X = ns.asarray(arrays.to_numpy(X)) if arrays.is_numpy(ns) else ns.asarray(X)
+    k_tokens, d = len(model.alphabet), model.d
+    if X.ndim != 2 or X.shape[1] < 1 or not ns.isdtype(X.dtype, "integral"):
+        raise InputError("X", "an integer array (S, N) of token indices, N >= 1",
+                         (str(X.dtype), tuple(X.shape)))
     S, N = X.shape
-    toks = model.alphabet
-    Emat = np.array([[float(v) for v in model.E[t]] for t in toks])
-    Pmat = np.array([[float(v) for v in r] for r in model.P])
-    K, Q, V, U = (np.array([[float(v) for v in r] for r in M]).reshape(len(M), model.d)
-                  for M in (model.K, model.Q, model.V, model.U))
-    pos = np.arange(1, N + 1) % model.Delta
-    Yin = Emat[X] + Pmat[pos][None, :, :]  # (S, N, d)
-    if not model.periodic:
-        late = np.arange(1, N + 1) > model.N0
-        Plate = np.array([[float(v) for v in r] for r in model.P_late])
-        Yin[:, late, :] = Emat[X[:, late]] + Plate[np.arange(1, N + 1)[late] % len(Plate)][None, :, :]
-    q = Yin[:, -1, :] @ Q.T  # (S, dk)
-    k = Yin @ K.T  # (S, N, dk)
-    a = np.einsum("snk,sk->sn", k, q)
-    offsets = N - np.arange(1, N + 1)
-    a = a + np.array([float(model.bias(int(o), N)) for o in offsets])[None, :]
-    gap = a.max(axis=1, keepdims=True) - a
-    expo = -gap * np.log(N)
-    s = np.exp(expo)
-    boundary = np.zeros(S, dtype=bool)
+    if S and (int(ns.min(X)) < 0 or int(ns.max(X)) >= k_tokens):
+        raise InputError("X", f"token indices in [0, {k_tokens})", (int(ns.min(X)), int(ns.max(X))))
+    E = _f64([model.E[t] for t in model.alphabet], d, ns)
+    K, Q, V, U = (_f64(M, d, ns) for M in (model.K, model.Q, model.V, model.U))
+    Yin = ns.reshape(ns.take(E, ns.reshape(X, (-1,)), axis=0), (S, N, d)) + _f64(_positions(model, N), d, ns)
+    q = Yin[:, -1, :] @ ns.matrix_transpose(Q)  # (S, dk)
+    a = ns.vecdot(Yin @ ns.matrix_transpose(K), q[:, None, :], axis=-1)  # (S, N)
+    a = a + arrays.asarray([float(model.bias(N - j, N)) for j in range(1, N + 1)], ns, ns.float64)
+    expo = -(ns.max(a, axis=1, keepdims=True) - a) * float(np.log(N))
+    s = ns.exp(expo)
+    boundary = ns.zeros(S, dtype=ns.bool)
     if p is not None:
-        thresh = -p * np.log(2.0)
-        boundary = (np.abs(expo - thresh) <= 1e-9 * max(1.0, abs(thresh))).any(axis=1)
-        s = np.where(expo <= thresh, 0.0, s)
-    w = s / s.sum(axis=1, keepdims=True)
-    Y = Yin[:, -1, :] + np.einsum("sn,snd->sd", w, Yin @ V.T)
+        thresh = -p * float(np.log(2.0))
+        boundary = ns.any(ns.abs(expo - thresh) <= 1e-9 * max(1.0, abs(thresh)), axis=1)
+        s = ns.where(expo <= thresh, ns.zeros_like(s), s)
+    w = s / ns.sum(s, axis=1, keepdims=True)
+    Y = Yin[:, -1, :] + ns.vecdot(w[:, :, None], Yin @ ns.matrix_transpose(V), axis=-2)
     if model.A:
-        A = np.array([[float(v) for v in r] for r in model.A])
-        B = np.array([[float(v) for v in r] for r in model.B])
-        z = Y @ A.T + np.array([float(v) for v in model.b])
-        h = {"relu": np.maximum(z, 0.0), "heaviside": (z > 0).astype(float), "identity": z}[model.psi]
-        Y = Y + h @ B.T
-    return Y @ U.T, boundary
+        z = Y @ ns.matrix_transpose(_f64(model.A, d, ns)) + _f64([model.b], len(model.b), ns)
+        h = {"relu": lambda: ns.maximum(z, ns.zeros_like(z)), "identity": lambda: z,
+             "heaviside": lambda: ns.astype(z > 0, ns.float64)}[model.psi]()
+        Y = Y + h @ ns.matrix_transpose(_f64(model.B, len(model.A), ns))
+    out = Y @ ns.matrix_transpose(U)
+    return (arrays.to_numpy(out), arrays.to_numpy(boundary)) if xp is None else (out, boundary)
 
 
 def _fr(v: Fraction) -> str:
