@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-import proofkit.cli
 from proofkit import parallel, progress, registry
 from proofkit.errors import InputError
 from proofkit.scan import HOLDS, REFUTED
@@ -25,16 +24,6 @@ from proofkit.sweep.summary import Entry, thresholds
 from proofkit.testing import run_cli
 
 TOY = str(Path(__file__).resolve().parent / "sweep_theorems")
-MODULE = "proofkit.sweep.cli"
-#: the command line with the sweep registered (once, also after proofkit.cli lists it itself)
-MAIN = (f"import sys, proofkit.cli as c\nif {MODULE!r} not in c.COMMAND_MODULES:\n"
-        f"    c.COMMAND_MODULES = (*c.COMMAND_MODULES, {MODULE!r})\nsys.exit(c.main(sys.argv[1:]))")
-
-
-@pytest.fixture(autouse=True)
-def sweep_registered(monkeypatch):
-    if MODULE not in proofkit.cli.COMMAND_MODULES:
-        monkeypatch.setattr(proofkit.cli, "COMMAND_MODULES", (*proofkit.cli.COMMAND_MODULES, MODULE))
 
 
 def write_spec(folder: Path, name: str = "spec.json", **fields) -> Path:
@@ -308,8 +297,9 @@ def test_killed_sweep_resumes_from_its_completed_points(capsys, tmp_path):
     psutil = pytest.importorskip("psutil")
     out = tmp_path / "killed"
     spec = write_spec(tmp_path, grid={"n": [1, 2, 3, 4, 5, 6]}, fixed={"delay": 0.15}, search=False)
-    proc = subprocess.Popen([sys.executable, "-c", MAIN, "--theorems", TOY, "sweep", str(spec), "--out",
-                             str(out), "-j", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    argv = [sys.executable, "-m", "proofkit.cli", "--theorems", TOY, "sweep", str(spec), "--out", str(out),
+            "-j", "2"]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     workers = []
     try:
         deadline = time.monotonic() + 120
@@ -322,8 +312,15 @@ def test_killed_sweep_resumes_from_its_completed_points(capsys, tmp_path):
         proc.wait()
     kept = points(out)
     assert proc.returncode < 0 and 1 <= len(kept) < 6 and len(workers) == 2
-    _, alive = psutil.wait_procs(workers, timeout=30)
-    assert alive == []  # no orphan goes on computing (or waiting) after the sweep is gone
+    deadline = time.monotonic() + 30
+    try:
+        while not all(_ended(psutil, w) for w in workers):  # no orphan goes on computing (or waiting)
+            assert time.monotonic() < deadline, "pool workers outlived the killed sweep"
+            time.sleep(0.01)
+    finally:  # a failing run leaves no orphan behind either
+        for w in workers:
+            if not _ended(psutil, w):
+                w.kill()
     code, summary, _ = sweep(capsys, spec, "--out", str(out), "-j", "2")
     assert code == 0 and (summary["resumed"], summary["computed"]) == (len(kept), 6 - len(kept))
     after = points(out)
@@ -331,6 +328,14 @@ def test_killed_sweep_resumes_from_its_completed_points(capsys, tmp_path):
     assert sweep(capsys, spec, "--out", str(tmp_path / "whole"), "-j", "2")[0] == 0
     whole = points(tmp_path / "whole")
     assert {n: untimed(b) for n, b in after.items()} == {n: untimed(b) for n, b in whole.items()}
+
+
+def _ended(psutil, proc) -> bool:
+    """The process has exited (a zombie until the init process reaps it, which can take a second)."""
+    try:
+        return proc.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
 
 
 # ----------------------------------------------------------------------------------------- Dask optional

@@ -10,21 +10,13 @@ from pathlib import Path
 
 import pytest
 
-import proofkit.cli
 from proofkit.sweep import runner, store
 from proofkit.testing import run_cli
 
 distributed = pytest.importorskip("distributed")
 
 TOY = str(Path(__file__).resolve().parent / "sweep_theorems")
-MODULE = "proofkit.sweep.cli"
 SPEC = {"theorem": "SWEEP.TOY", "grid": {"n": [1, 3, 5], "mode": ["a", "b"]}}
-
-
-@pytest.fixture(autouse=True)
-def sweep_registered(monkeypatch):
-    if MODULE not in proofkit.cli.COMMAND_MODULES:
-        monkeypatch.setattr(proofkit.cli, "COMMAND_MODULES", (*proofkit.cli.COMMAND_MODULES, MODULE))
 
 
 @pytest.fixture(scope="module")
