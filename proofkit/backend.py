@@ -39,7 +39,7 @@ class Ops:
 
     def zeros(self, shape: tuple[int, ...]) -> np.ndarray:
         if self.name == "float64":
-            return self.xp.zeros(shape)
+            return self.xp.zeros(shape, dtype=self.xp.float64)
         return np.full(shape, self.convert(0), dtype=object)
 
 

@@ -4,6 +4,13 @@ A family maps a flat parameter vector ``theta`` and a batch of sequences ``X`` (
 pre-activation logits at the last position (N x m), in any backend of :mod:`proofkit.backend`, with an
 analytic Jacobian. Families know nothing about theorems or verdicts.
 
+Forward passes (``logits``, ``states``, ``token_map``) are written against the array API standard
+through ``ops.xp`` (namespace functions, never array methods the standard lacks), so the float64 ones
+run in any namespace of :func:`proofkit.arrays.float64_ops` (numpy, CuPy, array-api-strict): that is
+how batched support screens evaluate models on a GPU. The object backends (mpmath, arb, sympy) keep
+``ops.xp`` = numpy. ``X`` arrives in the namespace of ``ops``; ``theta`` may be a host array (it is moved,
+:meth:`Family.unpack_in`). Jacobians serve the fit only and stay numpy (float64 or object arrays).
+
 Optional accessors unlock certificates over a continuum: ``markov`` (families linear in their inputs:
 all-length logit bounds), ``states`` with ``state_readout`` (the same model read out by a given matrix:
 all-length bounds of relations over the states, :mod:`proofkit.certify_states`), ``unit_parts``
@@ -17,7 +24,23 @@ from typing import Any
 
 import numpy as np
 
+from .. import arrays
 from ..backend import FLOAT64, Ops
+
+
+def _foreign(a: Any) -> bool:
+    """Whether ``a`` is an array of a namespace other than numpy (array-api-strict, CuPy)."""
+    import array_api_compat
+
+    return not isinstance(a, np.ndarray) and array_api_compat.is_array_api_obj(a)
+
+
+def to_namespace(theta: Any, ops: Ops) -> Any:
+    """``theta`` in the namespace of ``ops``: a host array is moved (as float64) when ``ops`` computes in
+    float64 outside numpy; anything else (numpy float64, object arrays, arrays already there) as is."""
+    if ops.name != "float64" or ops.xp is np or _foreign(theta) or arrays.is_numpy(ops.xp):
+        return theta
+    return arrays.asarray(np.asarray(theta, dtype=np.float64), ops.xp)
 
 
 class Family(ABC):
@@ -42,6 +65,16 @@ class Family(ABC):
         return out
 
     def unpack(self, theta: Any) -> dict[str, np.ndarray]:
+        """The parameter blocks by name, views of ``theta`` (in its own namespace)."""
+        if _foreign(theta):
+            import array_api_compat
+
+            xp, i, blocks = array_api_compat.array_namespace(theta), 0, {}
+            for key, shape in self.layout.items():
+                size = int(np.prod(shape))
+                blocks[key] = xp.reshape(theta[i : i + size], shape)
+                i += size
+            return blocks
         theta = np.asarray(theta, dtype=getattr(theta, "dtype", None))
         out, i = {}, 0
         for key, shape in self.layout.items():
@@ -49,6 +82,10 @@ class Family(ABC):
             out[key] = theta[i : i + size].reshape(shape)
             i += size
         return out
+
+    def unpack_in(self, theta: Any, ops: Ops) -> dict[str, Any]:
+        """:meth:`unpack` of ``theta`` moved into the namespace of ``ops`` (:func:`to_namespace`)."""
+        return self.unpack(to_namespace(theta, ops))
 
     def pack(self, blocks: dict[str, Any], ops: Ops = FLOAT64) -> np.ndarray:
         parts = []
@@ -65,7 +102,8 @@ class Family(ABC):
 
     @abstractmethod
     def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
-        """d logits / d theta: (N, t, n) -> (N, m, P)."""
+        """d logits / d theta: (N, t, n) -> (N, m, P). For the fit: numpy float64 and the object
+        backends only (never evaluated over large supports, so it is not routed through a namespace)."""
 
     def init(self, rng: np.random.Generator, scale: float = 0.5) -> np.ndarray:
         """A random starting point for a fit."""

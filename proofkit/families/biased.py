@@ -16,7 +16,12 @@ from typing import Any
 import numpy as np
 
 from ..backend import FLOAT64, Ops
-from .base import Family
+from .base import Family, _foreign, to_namespace
+
+
+def _flat(theta: Any) -> Any:
+    """theta as a flat array: a namespace array as is, anything else as numpy (object arrays kept)."""
+    return theta if _foreign(theta) else np.asarray(theta, dtype=getattr(theta, "dtype", None))
 
 
 class BiasedReadout(Family):
@@ -30,14 +35,15 @@ class BiasedReadout(Family):
         self.layout = dict(base.layout) | {"a": (base.m,)}
 
     def core(self, theta: Any) -> np.ndarray:
-        """The base family's parameters (theta without the bias)."""
-        return np.asarray(theta, dtype=getattr(theta, "dtype", None))[: self.base.n_params]
+        """The base family's parameters (theta without the bias), in theta's namespace."""
+        return _flat(theta)[: self.base.n_params]
 
     def offset(self, theta: Any) -> np.ndarray:
-        """The readout bias a."""
-        return np.asarray(theta, dtype=getattr(theta, "dtype", None))[self.base.n_params:]
+        """The readout bias a, in theta's namespace."""
+        return _flat(theta)[self.base.n_params:]
 
     def logits(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        theta = to_namespace(theta, ops)
         return self.base.logits(self.core(theta), X, ops) + self.offset(theta)[None, :]
 
     def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
@@ -50,7 +56,7 @@ class BiasedReadout(Family):
 
     def states(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         """The base family's hidden states (the readout bias does not enter them)."""
-        return self.base.states(self.core(theta), X, ops)
+        return self.base.states(self.core(to_namespace(theta, ops)), X, ops)
 
     def relation_symbols(self, theta: np.ndarray, ops: Ops) -> dict[str, Any]:
         return self.base.relation_symbols(self.core(theta), ops) | {"a": self.offset(theta)}

@@ -32,13 +32,13 @@ class DeepSets(Family):
 
     def token_map(self, theta: np.ndarray, x: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         """psi at a batch of tokens: (G, n) -> (G, k)."""
-        p = self.unpack(theta)
+        p = self.unpack_in(theta, ops)
         return self._hidden(p, x, ops) @ p["W2"].T + p["b2"]
 
     def logits(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
-        p = self.unpack(theta)
+        p = self.unpack_in(theta, ops)
         H = self._hidden(p, X, ops)  # (N, t, w)
-        S = H.sum(axis=1) @ p["W2"].T + X.shape[1] * p["b2"]
+        S = ops.xp.sum(H, axis=1) @ p["W2"].T + X.shape[1] * p["b2"]
         z = S @ p["A"].T
         return z + p["a"] if self.readout_bias else z
 
@@ -165,15 +165,15 @@ class HingeDeepSets(Family):
         """p at every token: (..., n) -> (..., F)."""
         one = X[..., :1] * 0 + ops.convert(1)
         parts = [one, X] + [_hinge2(X, kn, ops) for kn in self.knots]
-        return np.concatenate(parts, axis=-1)
+        return ops.xp.concat(parts, axis=-1)
 
     def token_map(self, theta: np.ndarray, x: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
-        p = self.unpack(theta)
+        p = self.unpack_in(theta, ops)
         return self.features(x, ops) @ p["W"].T
 
     def logits(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
-        p = self.unpack(theta)
-        S = self.features(X, ops).sum(axis=1)  # (N, F)
+        p = self.unpack_in(theta, ops)
+        S = ops.xp.sum(self.features(X, ops), axis=1)  # (N, F)
         z = (S @ p["W"].T) @ p["A"].T
         return z + p["a"] if self.readout_bias else z
 

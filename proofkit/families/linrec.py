@@ -34,17 +34,17 @@ class LinearRecurrence(Family):
 
     def states(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         """Hidden states at every position: (N, t, n) -> (N, t, k)."""
-        p = self.unpack(theta)
+        p = self.unpack_in(theta, ops)
         N, t, _ = X.shape
         s = ops.zeros((N, self.k))
         out = []
         for j in range(t):
             s = s @ p["Lam"].T + X[:, j, :] @ p["B"].T
             out.append(s)
-        return np.stack(out, axis=1)
+        return ops.xp.stack(out, axis=1)
 
     def logits(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
-        p = self.unpack(theta)
+        p = self.unpack_in(theta, ops)
         s = ops.zeros((X.shape[0], self.k))
         for j in range(X.shape[1]):
             s = s @ p["Lam"].T + X[:, j, :] @ p["B"].T

@@ -28,7 +28,7 @@ class MeanPooling:
         t = X.shape[1]
         z = super().logits(theta, X, ops)
         if self.readout_bias:
-            a = self.unpack(theta)["a"]
+            a = self.unpack_in(theta, ops)["a"]
             return (z - a) / t + a
         return z / t
 

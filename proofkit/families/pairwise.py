@@ -28,7 +28,7 @@ import numpy as np
 
 from ..backend import FLOAT64, Ops
 from . import gauge
-from .base import Family
+from .base import Family, to_namespace
 from .deepsets import _hinge2, linear_readout_jacobian
 
 
@@ -78,7 +78,8 @@ class PairwiseSum(Family):
     # ------------------------------------------------------------------ features
     def features(self, a: np.ndarray, b: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         """p(a, b) for a batch of pairs: (..., n), (..., n) -> (..., F)."""
-        z = np.concatenate([a, b], axis=-1)
+        xp = ops.xp
+        z = xp.concat([a, b], axis=-1)
         one = ops.convert(1)
         powers: list[list[Any]] = [[None] * (self.degree + 1) for _ in range(2 * self.n)]  # [v][d]: z_v^d
         for v in range(2 * self.n):
@@ -94,36 +95,37 @@ class PairwiseSum(Family):
                 if d:
                     term = powers[v][d] if term is None else term * powers[v][d]
             if term is None:
-                term = (np.ones(z.shape[:-1]) if ops.name == "float64"
+                term = (xp.ones(z.shape[:-1], dtype=xp.float64) if ops.name == "float64"
                         else np.full(z.shape[:-1], one, dtype=object))
             cols.append(term)
         cols += [_hinge2(b[..., i], kn, ops) for kn, i in self.hinges]
-        return np.stack(cols, axis=-1)
+        return xp.stack(cols, axis=-1)
 
     def pooled(self, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         """S = sum_{j<=t} p(x_t, x_j) at the last position: (N, t, n) -> (N, F)."""
-        a = np.broadcast_to(X[:, -1:, :], X.shape)
-        return self.features(a, X, ops).sum(axis=1)
+        a = ops.xp.broadcast_to(X[:, -1:, :], X.shape)
+        return ops.xp.sum(self.features(a, X, ops), axis=1)
 
     def _residual_input(self, X: np.ndarray, ops: Ops) -> np.ndarray:
         """E x_t: (N, k) (the first k coordinates of x_t, zero-padded when k > n)."""
         x = X[:, -1, :]
         if self.k <= self.n:
             return x[:, : self.k]
-        return np.concatenate([x, ops.zeros((X.shape[0], self.k - self.n))], axis=1)
+        return ops.xp.concat([x, ops.zeros((X.shape[0], self.k - self.n))], axis=1)
 
     # ------------------------------------------------------------------ model
     def pair_map(self, theta: np.ndarray, a: np.ndarray, b: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         """psi(a, b) = W p(a, b): (G, n), (G, n) -> (G, k)."""
-        return self.features(a, b, ops) @ self.unpack(theta)["W"].T
+        return self.features(a, b, ops) @ self.unpack_in(theta, ops)["W"].T
 
     def inner(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         """sum_j psi(x_t, x_j) + E x_t at the last position: (N, t, n) -> (N, k)."""
-        p = self.unpack(theta)
+        p = self.unpack_in(theta, ops)
         u = self.pooled(X, ops) @ p["W"].T
         return u + self._residual_input(X, ops) if self.residual else u
 
     def logits(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        theta = to_namespace(theta, ops)
         p = self.unpack(theta)
         z = self.inner(theta, X, ops) @ p["A"].T
         return z + p["a"] if self.readout_bias else z

@@ -38,7 +38,7 @@ class VanillaRNN(Family):
 
     def states(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         """Hidden states at every position: (N, t, n) -> (N, t, k)."""
-        p = self.unpack(theta)
+        p = self.unpack_in(theta, ops)
         h = ops.zeros((X.shape[0], self.k))
         out = []
         for j in range(X.shape[1]):
@@ -46,10 +46,10 @@ class VanillaRNN(Family):
             out.append(h)
         if not out:
             return ops.zeros((X.shape[0], 0, self.k))
-        return np.stack(out, axis=1)
+        return ops.xp.stack(out, axis=1)
 
     def logits(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
-        p = self.unpack(theta)
+        p = self.unpack_in(theta, ops)
         h = ops.zeros((X.shape[0], self.k))
         for j in range(X.shape[1]):
             h = act.apply(self.sigma, self._pre(p, h, X[:, j, :]), ops)
