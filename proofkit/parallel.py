@@ -12,14 +12,16 @@ values never clobber one another.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import arrays, registry, workguard
+from . import arrays, progress, registry, workguard
 from .errors import InputError
 
 
@@ -32,7 +34,7 @@ def jobs_arg(text: str) -> int:
 
 
 @dataclass(frozen=True)
-class _Failure:
+class Failure:
     """A bad-input error raised in a worker, carried back as plain fields."""
 
     field: str
@@ -40,13 +42,32 @@ class _Failure:
     got: str | None
 
 
-def _in_context(folders: tuple[str, ...], cap: int, backend: str, fn: Callable[..., Any],
+def in_context(folders: tuple[str, ...], cap: int, backend: str, fn: Callable[..., Any],
                 args: tuple[Any, ...]) -> Any:
+    """``fn(*args)`` under the parent's theorem folders, work cap and backend, silent (the parent reports
+    progress); a bad-input error comes back as a :class:`Failure`."""
     try:
-        with registry.using(folders), workguard.work_cap(cap), arrays.using(backend):
+        with registry.using(folders), workguard.work_cap(cap), arrays.using(backend), \
+                progress.reporting(False):
             return fn(*args)
     except InputError as exc:
-        return _Failure(str(exc.field), str(exc.expected), None if exc.got is None else str(exc.got))
+        return Failure(str(exc.field), str(exc.expected), None if exc.got is None else str(exc.got))
+
+
+def exit_with_parent() -> None:
+    """Pool worker initializer: end this worker once the parent process is gone. A parent killed with
+    SIGKILL cannot shut its pool down, and its workers would otherwise finish work nobody collects, then
+    wait forever for the next. multiprocessing's parent sentinel becomes ready when the parent ends
+    (every start method, every platform), so the watching thread sleeps until then."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not a multiprocessing child: nothing to watch
+        return
+
+    def watch() -> None:
+        parent.join()
+        os._exit(1)
+
+    threading.Thread(target=watch, name="proofkit-pool-parent", daemon=True).start()
 
 
 def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int,
@@ -65,16 +86,16 @@ def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int,
     folders = tuple(str(f) for f in registry.cli_folders())
     cap = workguard.max_work()
     backend = arrays.current()
-    with ProcessPoolExecutor(max_workers=min(jobs, len(calls))) as pool:
-        index = {pool.submit(_in_context, folders, cap, backend, fn, tuple(args)): i
+    with ProcessPoolExecutor(max_workers=min(jobs, len(calls)), initializer=exit_with_parent) as pool:
+        index = {pool.submit(in_context, folders, cap, backend, fn, tuple(args)): i
                  for i, args in enumerate(calls)}
         for future in as_completed(index):
             i = index[future]
             out[i] = future.result()
-            if on_done is not None and not isinstance(out[i], _Failure):
+            if on_done is not None and not isinstance(out[i], Failure):
                 on_done(i, out[i])
     for r in out:
-        if isinstance(r, _Failure):
+        if isinstance(r, Failure):
             raise InputError(r.field, r.expected, r.got)
     return out
 

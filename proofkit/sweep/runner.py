@@ -15,9 +15,6 @@ crash of the worker) and the sweep goes on with the others.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import threading
 from asyncio import CancelledError
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -72,7 +69,7 @@ def _settle(point_key: str, get: Any) -> Outcome:
     except (Exception, CancelledError) as exc:  # a worker that died, a bug at this point, a cancelled task
         # (asyncio's CancelledError is no Exception): the others go on
         return Outcome(point_key, error=f"crashed: {type(exc).__name__}: {str(exc)[:300]}")
-    if isinstance(result, parallel._Failure):
+    if isinstance(result, parallel.Failure):
         return Outcome(point_key, error=str(InputError(result.field, result.expected, result.got)),
                        bad_input=True)
     return Outcome(point_key, row=result)
@@ -83,31 +80,15 @@ def run_local(calls: Sequence[Call], jobs: int) -> Iterator[Outcome]:
     ctx = context()
     if jobs <= 1 or len(calls) <= 1:
         for call in calls:
-            yield _settle(call.key, lambda call=call: parallel._in_context(*_unit(ctx, call)))
+            yield _settle(call.key, lambda call=call: parallel.in_context(*_unit(ctx, call)))
         return
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(calls)), initializer=_exit_with_parent)
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(calls)), initializer=parallel.exit_with_parent)
     try:
-        futures = {pool.submit(parallel._in_context, *_unit(ctx, call)): call.key for call in calls}
+        futures = {pool.submit(parallel.in_context, *_unit(ctx, call)): call.key for call in calls}
         for future in as_completed(futures):
             yield _settle(futures[future], future.result)
     finally:  # stopped early (an error writing a result, Ctrl-C): drop the points not started
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _exit_with_parent() -> None:
-    """Pool worker initializer: end this worker once the sweep's process is gone. A sweep killed with
-    SIGKILL cannot shut its pool down, and its workers would otherwise finish points nobody writes, then
-    wait forever for the next. multiprocessing's parent sentinel becomes ready when the parent ends
-    (every start method, every platform), so the watching thread sleeps until then."""
-    parent = multiprocessing.parent_process()
-    if parent is None:  # not a multiprocessing child: nothing to watch
-        return
-
-    def watch() -> None:
-        parent.join()
-        os._exit(1)
-
-    threading.Thread(target=watch, name="proofkit-sweep-parent", daemon=True).start()
 
 
 def connect(address: str) -> Any:
@@ -130,7 +111,7 @@ def run_dask(client: Any, calls: Sequence[Call]) -> Iterator[Outcome]:
     import distributed
 
     ctx = context()
-    futures = {client.submit(parallel._in_context, *_unit(ctx, call), pure=False): call.key
+    futures = {client.submit(parallel.in_context, *_unit(ctx, call), pure=False): call.key
                for call in calls}
     try:
         for future in distributed.as_completed(list(futures), loop=client.loop):
