@@ -100,10 +100,17 @@ def is_numpy(xp: Any) -> bool:
 
 
 def asarray(a: Any, xp: Any, dtype: Any = None) -> Any:
-    """A host (numpy) array moved into ``xp`` (a copy on a device, a view for numpy)."""
-    if dtype is None:
-        return xp.asarray(np.asarray(a))
-    return xp.asarray(np.asarray(a), dtype=dtype)
+    """``a`` as an array of ``xp``: host data (numpy, lists) is moved once, an array already of a
+    non-numpy namespace stays where it is for that namespace (no round trip through the host) and is
+    brought to the host for numpy."""
+    import array_api_compat
+
+    device = array_api_compat.is_array_api_obj(a) and not isinstance(a, np.ndarray)
+    if device and is_numpy(xp):
+        a = to_numpy(a)
+    elif not device:
+        a = np.asarray(a)
+    return xp.asarray(a) if dtype is None else xp.asarray(a, dtype=dtype)
 
 
 def to_numpy(a: Any) -> np.ndarray:

@@ -140,19 +140,11 @@ def _resolve(xp: Any) -> tuple[Any, bool]:
     return (arrays.namespace(), True) if xp is None else (xp, False)
 
 
-def _as_namespace_array(X: Any, xp: Any) -> Any:
-    """X (a host array, nested lists, or already an array of ``xp``) as an array of ``xp``: a host array
-    is moved once, an array of ``xp`` is used as it is (no round trip through the host)."""
-    if arrays.is_numpy(xp) and not isinstance(X, numpy.ndarray) and hasattr(X, "__dlpack__"):
-        return arrays.to_numpy(X)  # an array of another namespace, e.g. device strings under --backend numpy
-    return xp.asarray(X)
-
-
 def _check_batch(program: Program, X: Any, xp: Any) -> Any:
     """X as a (B, n) integer array of ``xp``; also refuses lengths at which a count could overflow int64
     (never wraps), saying the longest length this program allows."""
     validate(program)
-    X = _as_namespace_array(X, xp)
+    X = arrays.asarray(X, xp)
     if X.ndim != 2 or (math.prod(X.shape) and not xp.isdtype(X.dtype, "integral")):
         got = Plain(f"{X.dtype} array of shape {tuple(X.shape)}")
         raise InputError("X", "an integer array of shape (B, n) of symbol indices", got)
