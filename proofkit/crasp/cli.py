@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .. import workguard
+from .. import arrays, progress, workguard
 from ..errors import InputError, echo
 from ..params import ascii_int
 from . import analysis, comm
@@ -172,8 +172,12 @@ def _rows(program: Any, args: argparse.Namespace) -> tuple[int, Any, str]:
     units = sum(k ** (2 * N) * (2 * N + 1) for N in range(1, top + 1)) * per_cell
     workguard.guard("--N", workguard.Work(units, f"sum over N = 1..{top} of {k}^(2N) strings x (2N + 1) "
                                                  f"positions x {per_cell} ops"))
-    table = [{"N": N, "rows": comm.rows(lambda X: accepts_prefixes(program, X), k, N),
-              "bound": comm.program_bound_for_ops(program.ops, N)} for N in range(1, top + 1)]
+    xp = arrays.namespace()  # strings built, evaluated and packed there; only packed rows come back
+    table = []
+    for N in range(1, top + 1):
+        progress.stage(f"crasp rows: N={N} of {top} ({k}^{2 * N} strings)")
+        table.append({"N": N, "rows": comm.rows(lambda X: accepts_prefixes(program, X, xp), k, N, xp=xp),
+                      "bound": comm.program_bound_for_ops(program.ops, N)})
     ok = all(r["rows"] <= r["bound"] for r in table)
     trend = comm.trend(table) if len(table) >= comm.TREND_MIN_POINTS else None
     obj = {"program": args.program, "rows": table, "within_bound": ok, "trend": trend}
