@@ -8,6 +8,11 @@ Besides random tokens the suites hold the corner sequences and the adversarial o
 :mod:`proofkit.adversarial` (sparse, repeated, vertex, facet and kink inputs). A sampled gap refutes
 only when it survives the fit error (a ball evaluation at the fitted parameters widened to the fit's
 distance to an exact zero-risk learner); an amplified fit error is inconclusive, never a refutation.
+
+Before the high-precision comparison a float64 screen (:mod:`proofkit.screen`) evaluates both models on
+thousands of sequences per length in the selected array namespace (numpy, or CuPy on a GPU); its worst
+sequences join the suite, so a gap the screen sees is decided at the working precision like any other.
+The screen itself is reported as "screened" and nothing more.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from .certify_features import sum_bound
 from .certify_pairwise import sum_bound as pairwise_sum_bound
 from .families import Family
 from .problem import Problem
+from .screen import SAMPLES, screen
 from .spec import Generalization
 from .support import corner_sequences, test_lengths
 from .tolerances import REFUTE_MARGIN, SEARCH_GAP, ZERO_TOL, fmt
@@ -92,17 +98,23 @@ def robust(gap_lo: mp.mpf, gap_hi: mp.mpf, gap: mp.mpf, proven: bool) -> bool:
 
 
 def decide(claim: Generalization, p: Problem, theta: np.ndarray, ball_theta: np.ndarray, proven: bool,
-           radius_how: str, rng: np.random.Generator, minimal: tuple | None = None
-           ) -> tuple[Verdict, str, str, str]:
+           radius_how: str, rng: np.random.Generator, minimal: tuple | None = None,
+           screen_samples: int = SAMPLES) -> tuple[Verdict, str, str, str]:
     """(verdict, residual, how, domain words) for one generalization claim at the fitted learner.
-    ``minimal``: (family, parameters) of an exactly equivalent minimal part, for the all-length bound."""
+    ``minimal``: (family, parameters) of an exactly equivalent minimal part, for the all-length bound.
+    ``screen_samples``: sequences per length of the float64 screen whose worst join the suite (0: none)."""
     seqs = test_sequences(p, claim.kind, rng, theta)
+    scr = screen(p, theta, claim.kind, screen_samples)
+    seqs = [np.concatenate([s, w]) for s, w in zip(seqs, scr.worst_sequences())]
     with mp.workdps(p.dps):
         worst, X = sampled_gap(p, theta, seqs)
     count = sum(len(s) for s in seqs)
     longest = max(s.shape[1] for s in seqs)
+    kept = len(scr.per_length[0].worst) if scr.per_length else 0
     sampled = (f"{count} sequences, lengths {seqs[0].shape[1]}..{longest}, {p.dps} digits, "
-               f"{'logits' if p.injective else 'outputs'} compared")
+               f"{'logits' if p.injective else 'outputs'} compared"
+               + (f", including the float64 screen's {kept} worst per length" if kept else ""))
+    screened = f"; {scr.words()}" if scr.samples else ""
     if worst > ZERO_TOL:
         lo, hi = ball_gap(p, ball_theta, X)
         if robust(lo, hi, worst, proven):
@@ -110,14 +122,14 @@ def decide(claim: Generalization, p: Problem, theta: np.ndarray, ball_theta: np.
                     if proven else f"uncertified: it exceeds its propagated fit error {fmt((hi - lo) / 2)} "
                     f"{fmt(REFUTE_MARGIN)}-fold ({radius_how})")
             return (Verdict.REFUTED, fmt(worst),
-                    f"max relative gap {fmt(worst)} at a length-{X.shape[0]} sequence ({sampled}); {cert}",
-                    f"the sampled sequences ({sampled})")
+                    f"max relative gap {fmt(worst)} at a length-{X.shape[0]} sequence ({sampled}); {cert}"
+                    f"{screened}", f"the sampled sequences ({sampled})")
         why = ("an unstable mode of the fitted learner amplifies its fit error"
                if worst >= SEARCH_GAP else "the gap is below what the fit error allows")
         return (Verdict.INCONCLUSIVE, fmt(worst),
                 f"max relative gap {fmt(worst)} at a length-{X.shape[0]} sequence does not survive the fit "
                 f"error: propagated through the model it spans [{fmt(lo)}, {fmt(hi)}] ({radius_how}); "
-                f"{why}", f"the sampled sequences ({sampled})")
+                f"{why}{screened}", f"the sampled sequences ({sampled})")
     lo_box, hi_box = p.support.token_box()
     if claim.kind == "length":  # test positions past T draw tokens from [0, test_scale]
         hi_box = hi_box * p.support.test_scale
@@ -132,7 +144,7 @@ def decide(claim: Generalization, p: Problem, theta: np.ndarray, ball_theta: np.
             return (Verdict.CERTIFIED, fmt(worst),
                     f"ball bound {fmt(allt[0] + bias)} on sup|logit_h - logit_f| over every length t >= 1 "
                     f"and every sequence with tokens in {box} (Markov parameters j < {allt[1]} plus "
-                    f"geometric tails{bias_words}); sampled max {fmt(worst)} ({sampled})",
+                    f"geometric tails{bias_words}); sampled max {fmt(worst)} ({sampled}){screened}",
                     f"every length t >= 1, tokens in {box}")
     sb = sum_bound(p.learned, theta, p.true, p.true_theta(MP), lo_box, hi_box, longest, p.dps)
     if sb is None:  # families linear in their parameters with fixed features (pairwise sums)
@@ -140,7 +152,7 @@ def decide(claim: Generalization, p: Problem, theta: np.ndarray, ball_theta: np.
     if sb is not None and sb.value <= ZERO_TOL:
         return (Verdict.CERTIFIED, fmt(worst),
                 f"ball bound {fmt(sb.value)} on sup|logit_h - logit_f| over {sb.domain} ({sb.how}); "
-                f"not beyond length {longest}; sampled max {fmt(worst)}", sb.domain)
+                f"not beyond length {longest}; sampled max {fmt(worst)}{screened}", sb.domain)
     bound = certify.markov_sup_bound(p.learned, theta, p.true, p.true_theta(MP), longest, bound_tokens,
                                      p.dps)
     # every readout here is 1-Lipschitz, so the logit bound also bounds the outputs
@@ -148,8 +160,8 @@ def decide(claim: Generalization, p: Problem, theta: np.ndarray, ball_theta: np.
         return (Verdict.CERTIFIED, fmt(worst),
                 f"ball bound {fmt(bound + bias)} on sup|logit_h - logit_f| over every sequence of length "
                 f"<= {longest} with tokens in {box} (Markov parameters{bias_words}); not beyond length "
-                f"{longest}",
+                f"{longest}{screened}",
                 f"every length t <= {longest}, tokens in {box}")
     return (Verdict.CONFIRMED, fmt(worst), f"max relative gap {fmt(worst)} <= {fmt(ZERO_TOL)} at "
-            f"{count} samples ({sampled}); no bound covers the continuum",
+            f"{count} samples ({sampled}); no bound covers the continuum{screened}",
             f"the sampled sequences ({sampled})")
