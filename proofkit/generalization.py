@@ -110,10 +110,10 @@ def decide(claim: Generalization, p: Problem, theta: np.ndarray, ball_theta: np.
         worst, X = sampled_gap(p, theta, seqs)
     count = sum(len(s) for s in seqs)
     longest = max(s.shape[1] for s in seqs)
-    kept = len(scr.per_length[0].worst) if scr.per_length else 0
+    kept = sum(len(w) for w in scr.worst_sequences())
     sampled = (f"{count} sequences, lengths {seqs[0].shape[1]}..{longest}, {p.dps} digits, "
                f"{'logits' if p.injective else 'outputs'} compared"
-               + (f", including the float64 screen's {kept} worst per length" if kept else ""))
+               + (f", {kept} of them the float64 screen's worst" if kept else ""))
     screened = f"; {scr.words()}" if scr.samples else ""
     if worst > ZERO_TOL:
         lo, hi = ball_gap(p, ball_theta, X)

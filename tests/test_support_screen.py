@@ -92,6 +92,13 @@ def test_screen_deterministic_from_the_problem_seed_and_independent_of_batching(
     assert np.random.random() == before
 
 
+def test_screen_hands_nothing_on_where_h_and_f_agree_to_the_last_bit():
+    p, _ = _deepsets()
+    r = screen(p, MP.asarray(p.theta_true), "length", 100)
+    assert r.max_gap == 0.0 and all(w.shape == (0, s.length, 2) for w, s in zip(r.worst_sequences(),
+                                                                             r.per_length))
+
+
 def test_screen_rejects_bad_input():
     p, theta = _deepsets()
     with pytest.raises(InputError):
@@ -121,7 +128,7 @@ def test_planted_bump_missed_by_the_suite_caught_by_the_screen_and_decided_at_60
     verdict, how = _decide(p, "length")
     assert verdict == Verdict.REFUTED, how
     assert f"float64 screen of {SAMPLES} sequences per length on numpy (CPU)" in how
-    assert "screened only" in how and "1 worst per length" in how
+    assert "screened only" in how and "5 of them the float64 screen's worst" in how
 
 
 @pytest.mark.gpu
