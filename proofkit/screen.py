@@ -137,9 +137,18 @@ def _gaps(p: Problem, th_h: Any, th_f: Any, ops: Any, xp: Any, rng: np.random.Ge
         Xh = p.support.tokens(rng, (part.stop - part.start, L), beyond=kind == "length")
         X = arrays.asarray(Xh, xp, dtype=xp.float64)
         with np.errstate(all="ignore"):  # an unstable learner overflows: inf / NaN gaps, screened worst
-            zh, zf = p.learned.logits(th_h, X, ops), p.true.logits(th_f, X, ops)
-            if not p.injective:
-                zh, zf = act.apply(p.activation, zh, ops), act.apply(p.activation, zf, ops)
+            try:
+                zh, zf = p.learned.logits(th_h, X, ops), p.true.logits(th_f, X, ops)
+                if not p.injective:
+                    zh, zf = act.apply(p.activation, zh, ops), act.apply(p.activation, zf, ops)
+            except (AttributeError, TypeError) as exc:
+                if arrays.is_numpy(xp):
+                    raise
+                # a family written for numpy only (a user's): say so instead of a traceback
+                raise InputError("--backend", "families whose float64 forward pass uses the array API "
+                                 f"({type(p.learned).__name__} / {type(p.true).__name__} raised "
+                                 f"{type(exc).__name__}: {str(exc)[:80]}); use --backend numpy",
+                                 _backend_name(xp)) from None
             gap = xp.max(xp.abs(zh - zf), axis=1) / xp.maximum(xp.max(xp.abs(zf), axis=1), 1.0)
         gap = np.asarray(arrays.to_numpy(gap), dtype=np.float64)  # (a numpy family may give object floats)
         yield Xh, np.where(np.isnan(gap), np.inf, gap)

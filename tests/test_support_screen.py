@@ -7,6 +7,7 @@ worst sequence joins the 60-digit suite, and the gap is decided (refuted) there.
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import mpmath as mp
@@ -105,6 +106,22 @@ def test_screen_rejects_bad_input():
         screen(p, theta, "sideways", 10)
     with pytest.raises(InputError):
         screen(p, theta, "length", -1)
+
+
+class _NumpyOnly(DeepSets):
+    """A user's family written for numpy alone (an array method the standard lacks)."""
+
+    def logits(self, theta, X, ops=None):
+        return X.sum(axis=1)[:, : self.m]
+
+
+def test_a_numpy_only_family_on_another_namespace_is_bad_input_not_a_traceback():
+    p, theta = _deepsets()
+    p = dataclasses.replace(p, learned=_NumpyOnly(n=2, k=2, m=2, width=3))
+    assert screen(p, theta, "length", 10, xp=arrays.namespace("numpy")).samples > 0
+    with pytest.raises(InputError, match="--backend: expected families whose float64 forward pass uses "
+                                         "the array API .*use --backend numpy"):
+        screen(p, theta, "length", 10, xp=arrays.namespace("array-api-strict"))
 
 
 def _decide(p: Problem, kind: str, **kw) -> tuple[Verdict, str]:
