@@ -2,8 +2,10 @@
 
 Same inputs give a byte-identical file (sorted keys, no timestamps), written atomically and never over a
 different record (``proofkit.atomic``). Loading goes through the bounded loader (``proofkit.safejson``:
-size, depth, duplicate keys, number caps) and validates every field against the schema below, raising
-InputError naming the field; nothing in a record is ever evaluated or unpickled.
+size, depth, duplicate keys, number caps), checks every field (the types of MODEL_FIELDS and
+WITNESS_FIELDS, number strings, ranges, the hash), then validates the record against its published
+schema (``proofkit/schemas/record.schema.json``, version 1 = FORMAT; docs/formats.md), raising InputError
+naming the field; nothing in a record is ever evaluated or unpickled.
 
 The SHA-256 detects accidental damage (a truncated copy, an edited digit), not forgery: anyone can
 recompute it. What a record claims is established by replay, which recomputes every field.
@@ -18,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import __version__, atomic, safejson
+from . import __version__, atomic, formats, safejson
 from .errors import InputError
 from .tolerances import MAX_DPS
 
@@ -168,6 +170,7 @@ def loads(text: str | bytes) -> dict[str, Any]:
     if digest(data) != data["sha256"]:
         raise InputError("sha256", "the SHA-256 of the record's content (file was modified)",
                          data["sha256"][:16] + "...")
+    formats.validate("record", data)  # the published contract: what no field check above covers
     return data
 
 

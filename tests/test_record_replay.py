@@ -302,7 +302,7 @@ def test_rehashed_inconsistent_fields_raise(tmp_path, rec):
 
 def test_witness_kind_for_theorem_without_falsifier(tmp_path, rec):
     r = {k: v for k, v in rec.items() if k in record.WITNESS_FIELDS}
-    r.update(kind="witness", witness={"x": 1})
+    r.update(kind="witness", witness={"x": "1"})
     assert _replay_error(_write(tmp_path, r, rehash=True)).field == "kind"
 
 

@@ -1,8 +1,11 @@
 """Loading a Limit Transformer's weights (``proofkit crasp compile --out`` writes them) from JSON that may
 come from anywhere: the bounded loader (``proofkit.safejson``) parses it, and every field is checked
 before a :class:`~proofkit.crasp.network.Network` is built: shapes against the stream width, indices in
-range, weights exact rationals ('p' or 'p/q', ASCII, capped digits, never floats), activations known.
-Every failure is an InputError naming the field (``layers[0].heads[1].K.entries[3][2]``).
+range, weights exact rationals ('p' or 'p/q', ASCII, capped digits, never floats), activations known;
+then the document is validated against its published schema (``proofkit/schemas/limit-weights.schema.json``,
+version 1 = the format field; docs/formats.md). The field checks come first because they say more (the
+stream width, the paired matrix). Every failure is an InputError naming the field
+(``layers[0].heads[1].K.entries[3][2]``).
 """
 
 from __future__ import annotations
@@ -10,14 +13,17 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from .. import safejson
+from .. import formats, safejson
 from ..errors import InputError
 from .network import ACTIVATIONS, MLP, Head, Layer, Mat, Network
 
 
 def network_from_json(text: str | bytes) -> Network:
     """The network stored in ``text`` (JSON as written by ``Network.to_json``), fully checked."""
-    return _network_from_obj(safejson.loads(text, "network", max_bytes=MAX_NETWORK_BYTES))
+    obj = safejson.loads(text, "network", max_bytes=MAX_NETWORK_BYTES)
+    network = _network_from_obj(obj)
+    formats.validate("limit-weights", obj, "network")
+    return network
 
 
 def _vec_from(obj: Any, where: str, d: int) -> dict[int, Fraction]:

@@ -6,7 +6,9 @@ file either absent or complete, so a rerun resumes from the completed points and
 points that were being computed. A point's key is a short SHA-256 of its identity (theorem, every
 parameter value including defaults, seed, dps, search), so the file name is safe and one name is one
 point; the identity is stored in the file too and checked when the point is resumed. A point file that
-cannot be read, or does not hold the point its name says, is recomputed (the caller warns).
+cannot be read, does not conform to its published schema (``proofkit/schemas/sweep-point.schema.json``;
+the manifest's is ``sweep-manifest.schema.json``; docs/formats.md) or does not hold the point its name says
+is recomputed (the caller warns).
 
 Point files are deterministic: the same point gives the same bytes in every run, except ``elapsed_s``
 (the one timing field). Counterexample records are named relative to the folder, so a sweep folder can
@@ -23,7 +25,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from .. import __version__, atomic, safejson
+from .. import __version__, atomic, formats, safejson
 from ..errors import InputError
 from ..scan import HOLDS, INCONCLUSIVE, REFUTED, ScanRow
 from ..spec import Theorem
@@ -61,12 +63,13 @@ def open_folder(out: Path, spec: SweepSpec, *, force: bool) -> None:
     if manifest.exists() and not force:
         try:
             old = safejson.load(manifest, str(manifest))
-            old_hash = old["spec_sha256"] if isinstance(old, dict) else None
+            formats.validate("sweep-manifest", old, MANIFEST)
+            old_hash = old["spec_sha256"]
         except InputError as exc:
             raise InputError("--out", f"a sweep folder with a readable {MANIFEST} (--force starts it "
                              f"afresh, keeping the point files)", f"{out}: {exc}") from None
         if old_hash != spec.sha256():
-            differs = _differences(old.get("spec"), spec.canonical())
+            differs = _differences(old["spec"], spec.canonical())
             raise InputError("SPEC", f"the spec of the sweep already in {out} (sha256 {str(old_hash)[:12]}), "
                              f"or --force to replace it", f"a different spec ({differs}; sha256 "
                              f"{spec.sha256()[:12]})")
@@ -86,10 +89,8 @@ def _ours(name: str) -> bool:
     return name == POINTS or (name.startswith(".proofkit-") and name.endswith(".tmp"))
 
 
-def _differences(old: Any, new: Mapping[str, Any]) -> str:
-    """The fields in which two canonical specs differ, for the message."""
-    if not isinstance(old, dict):
-        return "the stored spec is unreadable"
+def _differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    """The fields in which two canonical specs differ, for the message (``old``: a manifest's spec, valid)."""
     fields = [k for k in new if old.get(k) != new[k]]
     return "differs in " + ", ".join(fields) if fields else "differs"
 
@@ -129,6 +130,10 @@ def read_point(out: Path, point_key: str, ident: Mapping[str, Any]) -> tuple[dic
         return None, f"unreadable point file: {exc}"
     if not isinstance(body, dict) or body.get("format") != POINT_FORMAT or body.get("status") not in STATUSES:
         return None, f"{path}: not a point file"
+    try:
+        formats.validate("sweep-point", body, str(path))
+    except InputError as exc:
+        return None, f"{path}: not a point file ({exc})"
     if body.get("key") != point_key or any(body.get(k) != v for k, v in ident.items()):
         return None, f"{path}: holds another point than its name says"
     return body, ""
