@@ -19,6 +19,10 @@ from .families import Family
 from .spec import Theorem
 from .support import Support
 
+#: the most mpf numbers one problem keeps of test batches and the true model's values there (about 170
+#: bytes each: under 100 MB; a search's suites up to length 1000 hold about 10^5)
+TRUTH_CACHE_ENTRIES = 500_000
+
 
 @dataclass
 class Problem:
@@ -39,6 +43,8 @@ class Problem:
                                         self.support.sample(rng, self.n_per_length, t)])
                         for t in self.lengths]
         self._mp_cache: dict[int, list[np.ndarray]] = {}
+        self._truth_cache: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        self._truth_cached = 0  # mpf entries held by _truth_cache
 
     @property
     def injective(self) -> bool:
@@ -66,12 +72,32 @@ class Problem:
     def compare(self, theta: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(h, f) at high precision on sequences X: logits when the readout is injective (compare logits),
         outputs otherwise (equal outputs with different non-positive ReLU logits are not a gap)."""
-        Xm = MP.asarray(X)
+        Xm, zf = self._truth_at(X)
         zh = self.learned.logits(theta, Xm, MP)
+        if not self.injective:
+            zh = act.apply(self.activation, zh, MP)
+        return zh, zf
+
+    def _truth_at(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(X at the working precision, f there: logits or outputs as :meth:`compare` compares them).
+        A search compares many learners on the same test batches, and f there depends only on the batch
+        and the precision, so a float batch's pair is computed once per precision and kept (read-only,
+        at most TRUTH_CACHE_ENTRIES numbers per problem); other inputs are computed each time."""
+        key = None
+        if isinstance(X, np.ndarray) and X.dtype.kind == "f":
+            key = (mp.mp.prec, X.dtype.str, X.shape, X.tobytes())
+            if key in self._truth_cache:
+                return self._truth_cache[key]
+        Xm = MP.asarray(X)
         zf = self.true.logits(self.true_theta(MP), Xm, MP)
         if not self.injective:
-            zh, zf = act.apply(self.activation, zh, MP), act.apply(self.activation, zf, MP)
-        return zh, zf
+            zf = act.apply(self.activation, zf, MP)
+        size = Xm.size + zf.size
+        if key is not None and self._truth_cached + size <= TRUTH_CACHE_ENTRIES:
+            Xm.flags.writeable = zf.flags.writeable = False
+            self._truth_cache[key] = (Xm, zf)
+            self._truth_cached += size
+        return Xm, zf
 
     def residual(self, theta: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         """Training residual, in logit space when the activation is injective, else in output space."""
