@@ -320,13 +320,16 @@ def test_validate_exit_codes(tmp_path, capsys, monkeypatch):
     assert len(capsys.readouterr().out.splitlines()) == len(formats.FORMATS)
 
 
-def test_validate_subcommand_registers_with_the_cli_parser():
-    import argparse
+def test_proofkit_validate_through_the_cli(monkeypatch, capsys):
+    """``proofkit validate`` (proofkit/formats_cli.py, a module of cli.COMMAND_MODULES): same exit codes."""
+    from proofkit import cli
 
-    from proofkit import formats_cli
-
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="cmd")
-    formats_cli.add_commands(sub, argparse.ArgumentParser, lambda s: None)
-    args = parser.parse_args(["validate", "record", str(RECORDS[0])])
-    assert args.handler(args) == 0
+    if "proofkit.formats_cli" not in cli.COMMAND_MODULES:
+        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "proofkit.formats_cli"))
+    assert cli.main(["validate", "record", str(RECORDS[0])]) == 0
+    assert "conforms to record/1" in capsys.readouterr().out
+    assert cli.main(["validate", "replay", str(RECORDS[0])]) == 1
+    assert "does not conform to replay/1" in capsys.readouterr().err
+    assert cli.main(["validate", "nope", str(RECORDS[0])]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("proofkit: bad input: KIND: expected one of record,") and len(err.splitlines()) == 1
