@@ -62,10 +62,12 @@ class Format:
 
     @property
     def id(self) -> str:
+        """The schema's ``$id``: ``https://proofkit.dev/schemas/<kind>/<version>.json``."""
         return f"{BASE}{self.tag}.json"
 
     @property
     def file(self) -> str:
+        """The schema's file name in ``proofkit/schemas/``."""
         return f"{self.kind}.schema.json"
 
 
