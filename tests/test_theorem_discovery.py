@@ -1,7 +1,8 @@
-"""Theorem discovery runs no code the user did not name (issue #10, finding 5): a ``theorems/`` folder in
-the working directory, or beside an installed (non-source) package, is never imported by ``list``,
-``check`` or ``replay``; user theorems come only from ``--theorems`` or $PROOFKIT_THEOREMS; an empty
-theorem set is bad input (exit 2), not an empty table."""
+"""Theorem discovery runs no code the user did not name or install (issue #10, finding 5): a ``theorems/``
+folder in the working directory, or beside an installed (non-source) package, is never imported by
+``list``, ``check`` or ``replay``; an installed proofkit's built-in theorems come from its entry point,
+user theorems from ``--theorems`` or $PROOFKIT_THEOREMS; an empty theorem set is bad input (exit 2),
+not an empty table."""
 
 from __future__ import annotations
 
@@ -75,21 +76,34 @@ def test_working_directory_theorems_are_never_imported(tmp_path):
     assert not marker.exists(), "proofkit imported ./theorems"
 
 
-def test_installed_package_without_source_tree_has_no_builtins(tmp_path):
-    """A non-editable install: the package in a site folder with a foreign ``theorems/`` beside it and
-    another in the working directory. Nothing is imported; with no theorems named, exit 2."""
-    site, cwd = tmp_path / "site", tmp_path / "work"
+def _install(site: Path) -> None:
+    """What a non-editable install lays out in a site folder: the package, its built-in theorems as
+    ``proofkit_theorems`` (here one file) and the distribution's metadata, whose entry point registers
+    them (found before any other proofkit distribution: PYTHONPATH comes first)."""
     shutil.copytree(ROOT / "proofkit", site / "proofkit", ignore=shutil.ignore_patterns("__pycache__"))
+    (site / "proofkit_theorems" / "am24").mkdir(parents=True)
+    shutil.copy(ROOT / "theorems" / "__init__.py", site / "proofkit_theorems")
+    shutil.copy(ROOT / "theorems" / "am24" / "t4_linear_recurrence.py", site / "proofkit_theorems" / "am24")
+    info = site / "proofkit-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: proofkit\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text(f"[{registry.GROUP}]\nbuiltin = {registry.BUILTIN_PACKAGE}\n")
+
+
+def test_installed_package_loads_only_its_registered_theorems(tmp_path):
+    """A non-editable install: the package in a site folder with a foreign ``theorems/`` beside it and
+    another in the working directory. Only what the entry point registers is imported."""
+    site, cwd = tmp_path / "site", tmp_path / "work"
+    _install(site)
     marker = tmp_path / "IMPORTED"
     _plant(site, marker)
     _plant(cwd, marker)
-    runs = [["list"], ["check", "--all"], ["replay", str(RECORD)],
-            ["--theorems", str(ROOT / "docs/examples/my_theorems"), "list"]]
-    results = _proofkit(cwd, runs, pythonpath=site)
-    for argv, (code, _out, err) in zip(runs[:3], results):
-        assert code == 2 and len(err.strip().splitlines()) == 1 and "bad input" in err, (argv, err)
-    code, out, _ = results[3]
-    assert code == 0 and "MY.T1" in out and "AM24" not in out
+    mine = str(ROOT / "docs" / "examples" / "my_theorems")
+    runs = [["list"], ["replay", str(RECORD)], ["--theorems", mine, "list"]]
+    (code, out, err), (replayed, text, _), (both, listed, _) = _proofkit(cwd, runs, pythonpath=site)
+    assert code == 0 and err == "" and [line.split()[0] for line in out.splitlines()] == ["AM24.T4"]
+    assert replayed == 0 and "reproduces" in text
+    assert both == 0 and [line.split()[0] for line in listed.splitlines()] == ["AM24.T4", "MY.T1"]
     assert not marker.exists()
 
 
@@ -102,7 +116,16 @@ def test_source_tree_check_needs_our_pyproject(tmp_path):
     assert registry.builtin_dir() == ROOT / "theorems"
 
 
-def test_empty_theorem_set_is_bad_input(capsys, monkeypatch, tmp_path):
+@pytest.fixture
+def no_packages(monkeypatch):
+    """No theorem package installed (not even proofkit's own entry point)."""
+    monkeypatch.setattr(registry, "entry_points", lambda group: [])
+    registry._plugins.cache_clear()
+    yield
+    registry._plugins.cache_clear()
+
+
+def test_empty_theorem_set_is_bad_input(capsys, monkeypatch, tmp_path, no_packages):
     empty = tmp_path / "empty"
     empty.mkdir()
     monkeypatch.setattr(registry, "builtin_dir", lambda: None)
