@@ -1,0 +1,185 @@
+"""Subcommands ``cite``, ``bundle``, ``verify-bundle`` (:func:`add_commands`) and ``report``
+(:func:`add_report_arguments`, :func:`report_main`).
+
+Exit codes. ``report``: 0 every verdict equals its theorem file's expectation, 1 one does not (as
+``check --all``), 2 bad input. ``cite`` and ``bundle``: 0, or 2 for bad input (an unknown id is one line).
+``verify-bundle``: 0 every verdict and record reproduces, 1 one does not or the bundle was altered after
+it was written, 2 bad input (not a bundle), 3 the theorem is not registered here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from .. import atomic, parallel, progress, registry, report
+from ..errors import InputError
+from ..parallel import jobs_arg
+from ..tolerances import MAX_DPS, MIN_DPS
+from . import bundle, cite, figures, records, render, table
+from . import verify as verifying
+
+#: the file a report writes per format under --out: verdicts.<extension>
+REPORT_STEM = "verdicts"
+RECORDS_HELP = ("folder of counterexample records (default: counterexamples/ of proofkit's source tree, else "
+                "./counterexamples)")
+
+
+def _int_arg(name: str, lo: int, hi: int) -> Any:
+    def parse(text: str) -> int:
+        expected = f"{name}: expected an integer in [{lo}, {hi}]"
+        if not text.isascii() or not text.strip().lstrip("+").isdigit():
+            raise argparse.ArgumentTypeError(f"{expected}, got {text!r}")
+        value = int(text)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{expected}, got {value}")
+        return value
+    return parse
+
+
+def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
+    """``cite``, ``bundle`` and ``verify-bundle`` (``parser_class``: the CLI's, bad usage is one line)."""
+    s = sub.add_parser("cite", help="what to cite for a theorem: the paper's BibTeX, proofkit's, and the "
+                       "evidence bundle's SHA-256 (docs/citing.md)")
+    s.add_argument("id", help="a theorem id (proofkit list)")
+    s.add_argument("--no-bundle", action="store_true",
+                   help="skip the evidence bundle's hash (computing it runs the check)")
+    s.add_argument("--records", default=None, metavar="DIR", help=RECORDS_HELP)
+    s.add_argument("--json", action="store_true", help="as a JSON object")
+    add_max_work(s)
+    s.set_defaults(handler=cmd_cite)
+    s = sub.add_parser("bundle", help="an evidence bundle: spec, inputs, verdict, records, environment, "
+                       "SHA-256 (docs/citing.md)")
+    s.add_argument("id", help="a theorem id (proofkit list)")
+    s.add_argument("--out", default=None, metavar="FILE", help="write the bundle here (default: stdout)")
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a parameter (repeatable)")
+    s.add_argument("--seed", type=_int_arg("--seed", 0, 2**32 - 1), default=0, help="seed (default 0)")
+    s.add_argument("--dps", type=_int_arg("--dps", MIN_DPS, MAX_DPS), default=MIN_DPS,
+                   help=f"working decimal digits, {MIN_DPS}..{MAX_DPS} (default {MIN_DPS})")
+    s.add_argument("--records", default=None, metavar="DIR", help=RECORDS_HELP)
+    add_max_work(s)
+    s.set_defaults(handler=cmd_bundle)
+    s = sub.add_parser("verify-bundle", help="re-check an evidence bundle here: hash, every verdict, every "
+                       "record (exit 0 iff all reproduce)")
+    s.add_argument("file", help="a bundle written by proofkit bundle")
+    s.add_argument("--json", action="store_true", help="as a JSON object")
+    add_max_work(s)
+    s.set_defaults(handler=cmd_verify_bundle)
+
+
+def cmd_cite(args: argparse.Namespace) -> int:
+    thm = registry.get(args.id)
+    sha = None
+    if not args.no_bundle:
+        sha = bundle.build(thm, seed=0, dps=MIN_DPS, records_folder=records.folder(args.records))["sha256"]
+    c = cite.citation(thm, sha)
+    print(json.dumps(c, indent=1) if args.json else cite.text(c))
+    return 0
+
+
+def cmd_bundle(args: argparse.Namespace) -> int:
+    thm = registry.get(args.id)
+    overrides = thm.params.parse_sets(args.set)
+    folder = records.folder(args.records)
+    if args.out is not None:  # a bad --out costs nothing: checked before the check runs
+        atomic.prepare_folder(Path(args.out).parent, "--out", create=False)
+    b = bundle.build(thm, overrides, seed=args.seed, dps=args.dps, records_folder=folder)
+    text = bundle.dumps(b)
+    if args.out is None:
+        print(text, end="")
+        return 0
+    path = atomic.write_file(args.out, text, "--out")
+    print(f"{path}: {thm.id} {b['verdict']['verdict']}, {len(b['verdict']['claims'])} claims, "
+          f"{len(b['records'])} records; sha256 {b['sha256']}")
+    return 0
+
+
+def cmd_verify_bundle(args: argparse.Namespace) -> int:
+    v = verifying.verify(bundle.load(args.file), args.file)
+    print(json.dumps(v.as_dict(), indent=1) if args.json else v.text())
+    if v.status == "unregistered":
+        return 3
+    return 0 if v.reproduces else 1
+
+
+# ----------------------------------------------------------------------------------------------- report
+def add_report_arguments(s: argparse.ArgumentParser) -> None:
+    """The ``report`` subcommand's arguments; its handler is :func:`report_main`."""
+    s.add_argument("ids", nargs="*", metavar="ID", help="theorems to report (default: every registered one)")
+    s.add_argument("--format", default=None, metavar="FMT",
+                   help="md, latex, csv or json, or several comma-separated with --out (default md)")
+    s.add_argument("--out", default=None, metavar="DIR",
+                   help=f"write {REPORT_STEM}.<md|tex|csv|json> (and figures) into DIR instead of stdout")
+    s.add_argument("--figures", action="store_true",
+                   help=f"also write figures and their data into --out DIR (needs {figures.HINT})")
+    s.add_argument("--records", default=None, metavar="DIR", help=RECORDS_HELP)
+    s.add_argument("-j", "--jobs", type=jobs_arg, default=1, metavar="N",
+                   help="N worker processes for the checks (0: one per CPU; default 1); same table")
+    s.add_argument("--tables", action="store_true",
+                   help="instead: the paper tables reproduced row by row (theorems *.TAB* by default)")
+    s.add_argument("--json", action="store_true",
+                   help="with --tables: as JSON; else the same as --format json")
+    s.set_defaults(handler=report_main)
+
+
+def _formats(args: argparse.Namespace) -> list[str]:
+    if args.json and args.format not in (None, "json"):
+        raise InputError("--json", "no --json with --format other than json", args.format)
+    names = [f.strip() for f in (args.format or ("json" if args.json else "md")).split(",") if f.strip()]
+    bad = [f for f in names if f not in render.FORMATS]
+    if bad or not names:
+        raise InputError("--format", "md, latex, csv or json (comma-separated)", args.format)
+    if len(names) > 1 and args.out is None:
+        raise InputError("--format", "one format on stdout (several need --out DIR)", args.format)
+    return list(dict.fromkeys(names))
+
+
+def _paper_tables(args: argparse.Namespace) -> int:
+    """The former ``report``: paper tables row by row, with the toolkit's verdict and evidence."""
+    from ..check import check
+
+    if args.format or args.out or args.figures:
+        raise InputError("--tables", "no --format, --out or --figures with --tables")
+    thms = [registry.get(i) for i in args.ids] or [t for t in registry.load_all().values() if ".TAB" in t.id]
+    results = [check(t) for t in thms]
+    obj = [{"id": r.id, "title": t.title, "rows": [c.as_dict() for c in r.claims]}
+           for t, r in zip(thms, results)]
+    print(json.dumps(obj, indent=1, default=str) if args.json else
+          "\n\n".join(report.table_rows(t, r) for t, r in zip(thms, results)))
+    return 0 if all(r.as_expected() for r in results) else 1
+
+
+def report_main(args: argparse.Namespace) -> int:
+    """``proofkit report``: check every (or every named) theorem at its defaults and write the verdict
+    table in the chosen formats, and figures with --figures."""
+    if args.tables:
+        return _paper_tables(args)
+    formats = _formats(args)
+    if args.figures and args.out is None:
+        raise InputError("--figures", "--out DIR (figures are written as files)")
+    if args.figures:
+        figures.require_matplotlib()
+    thms = list(registry.load_all().values()) if not args.ids else [registry.get(i) for i in args.ids]
+    stored = records.load_folder(records.folder(args.records))
+    out_dir = atomic.prepare_folder(args.out, "--out", create=True) if args.out is not None else None
+
+    def done(i: int, res: Any) -> None:
+        progress.done(f"{progress.counter(i + 1, len(thms))} {res.id:12s} {res.verdict} "
+                      f"({res.elapsed_s:.1f} s)")
+
+    results = parallel.run_all(parallel.check_id, [(t.id, MIN_DPS, 0) for t in thms], args.jobs, on_done=done)
+    base = out_dir if out_dir is not None else Path.cwd()
+    rows = [row for t, r in zip(thms, results)
+            for row in table.rows(t, r, records.for_theorem(stored, t.id), base)]
+    for name in formats:
+        write, ext = render.FORMATS[name]
+        if out_dir is None:
+            print(write(rows), end="")
+        else:
+            print(atomic.write_file(out_dir / f"{REPORT_STEM}.{ext}", write(rows), "--out"))
+    if args.figures and out_dir is not None:
+        for path in figures.write_all(out_dir, args.jobs):
+            print(path)
+    return 0 if all(r.as_expected() for r in results) else 1

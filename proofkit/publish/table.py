@@ -1,0 +1,133 @@
+"""The verdict table of encoded results: one row per claim of each checked theorem, as real columns.
+
+Columns: theorem id; the paper and its section (``Theorem.paper``: section and equations); the claim's
+name and role; its verdict; the arithmetic its evidence names (``precision``); whether that evidence is a
+proof (``certified``); the errata found for it; its note (tautology, control not biting); and links to
+the stored counterexample records of the theorem.
+
+``precision`` and ``certified`` are read from the claim's evidence text (the how-text the engine writes
+with every verdict, docs/verdicts.md), because a claim result carries no separate field for them:
+``ball`` when the evidence is a ball or interval bound (python-flint, Krawczyk), ``exact`` when it is
+exact (rational or sympy) arithmetic, ``float64`` when it names float64 only, else the working precision
+``dps N``. A claim is certified when its verdict is ``certified``, or when it is ``refuted`` by ball or
+exact evidence that does not call itself uncertified (a proven counterexample).
+
+A record names the claim it refutes (under dropped assumptions); it is linked on that claim's row, or on
+the theorem's first conclusion row (its first row if it has none) when no claim checked at the defaults
+has that name.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..spec import Theorem
+from ..verdict import ClaimResult, TheoremResult, Verdict
+from .records import Stored
+
+#: (field, header) of every column, in order
+COLUMNS = (("theorem", "theorem"), ("paper", "paper"), ("section", "section"), ("claim", "claim"),
+           ("role", "role"), ("verdict", "verdict"), ("precision", "precision"), ("certified", "certified"),
+           ("errata", "errata"), ("note", "note"), ("records", "records"))
+
+_BALL = ("ball bound", "interval", "krawczyk")
+_EXACT = ("exact", "rational", "sympy")
+_UNCERTIFIED = ("uncertified", "not certified")
+
+
+@dataclass(frozen=True)
+class RecordLink:
+    """A stored record: its path (relative, POSIX separators) and the assumptions it drops."""
+
+    path: str
+    dropped: tuple[str, ...]
+
+    def label(self) -> str:
+        return "drop " + "+".join(self.dropped) if self.dropped else "record"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One claim of one theorem, every cell as text (``certified`` as yes/no; ``records`` links)."""
+
+    theorem: str
+    paper: str
+    section: str
+    claim: str
+    role: str
+    verdict: str
+    precision: str
+    certified: bool
+    errata: str
+    note: str
+    records: tuple[RecordLink, ...]
+
+    def cell(self, name: str) -> str:
+        """A column as plain text (records: their paths, ``; ``-separated)."""
+        if name == "certified":
+            return "yes" if self.certified else "no"
+        if name == "records":
+            return "; ".join(r.path for r in self.records)
+        return str(getattr(self, name))
+
+    def as_dict(self) -> dict[str, Any]:
+        """The row as a JSON object: every column, ``certified`` a boolean, ``records`` a list of
+        ``{"path", "dropped"}``."""
+        out: dict[str, Any] = {name: self.cell(name) for name, _ in COLUMNS}
+        out["certified"] = self.certified
+        out["records"] = [{"path": r.path, "dropped": list(r.dropped)} for r in self.records]
+        return out
+
+
+def precision(claim: ClaimResult, dps: int) -> str:
+    """The arithmetic the claim's evidence names (module docstring)."""
+    how = claim.how.lower()
+    if any(word in how for word in _BALL):
+        return "ball"
+    if any(word in how for word in _EXACT):
+        return "exact"
+    if "float64" in how:
+        return "float64"
+    return f"dps {dps}"
+
+
+def certified(claim: ClaimResult, arithmetic: str) -> bool:
+    """The verdict rests on a proof (module docstring)."""
+    if claim.verdict == Verdict.CERTIFIED:
+        return True
+    how = claim.how.lower()
+    return (claim.verdict == Verdict.REFUTED and arithmetic in ("ball", "exact")
+            and not any(word in how for word in _UNCERTIFIED))
+
+
+def link(stored: Stored, base: Path) -> RecordLink:
+    """A record's link, its path relative to ``base`` (where the table is read from)."""
+    return RecordLink(Path(os.path.relpath(stored.path.resolve(), base.resolve())).as_posix(), stored.dropped)
+
+
+def rows(thm: Theorem, res: TheoremResult, stored: Sequence[Stored], base: Path) -> list[Row]:
+    """The rows of one checked theorem; ``stored``: its records, linked relative to ``base``."""
+    errata: dict[str, list[str]] = {}
+    statement_to_claim = {c.statement(): c.name for c in thm.claims}
+    first = res.claims[0].name if res.claims else ""
+    for e in res.errata:
+        note = f", {e.note}" if e.note else ""
+        text = f"printed {e.printed}, holds {e.found} (residual {e.residual}{note})"
+        errata.setdefault(statement_to_claim.get(e.printed, first), []).append(text)
+    names = {c.name for c in res.claims}
+    conclusion = next((c.name for c in res.claims if c.role == "conclusion"), first)
+    links: dict[str, list[RecordLink]] = {}
+    for s in stored:
+        links.setdefault(s.claim if s.claim in names else conclusion, []).append(link(s, base))
+    section = thm.paper.section + (f", {thm.paper.equation}" if thm.paper.equation else "")
+    out = []
+    for c in res.claims:
+        arithmetic = precision(c, res.dps)
+        out.append(Row(thm.id, thm.paper.paper, section, c.name, c.role, str(c.verdict), arithmetic,
+                       certified(c, arithmetic), "; ".join(errata.get(c.name, [])), c.note,
+                       tuple(links.get(c.name, []))))
+    return out
