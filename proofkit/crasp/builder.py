@@ -131,6 +131,25 @@ class Sugar(Builder):
     def sub(self, c: Expr, d: Expr, at: tuple[int, int]) -> Expr:
         return self.make("sub", "count", at, c, d)
 
+    def scale(self, c: int, e: Expr, at: tuple[int, int]) -> Expr:
+        """``c * e`` for an integer constant c, as additions: e doubled along the binary digits of |c|
+        and the doublings of its 1 bits summed (at most 2 log2 |c| additions; ``3 * C`` is
+        ``C + (C + C)``), then subtracted from 0 when c < 0. Counts are integers, so this is the c-fold sum
+        C + ... + C exactly, and stays in C-RASP."""
+        if c < 0:
+            return self.sub(self.const(0, at), self.scale(-c, e, at), at)
+        if c == 0:
+            return self.const(0, at)
+        total: Expr | None = None
+        power = e
+        while True:
+            if c & 1:
+                total = power if total is None else self.add(total, power, at)
+            c >>= 1
+            if not c:
+                return total
+            power = self.add(power, power, at)
+
     def cond(self, p: Expr, c: Expr, d: Expr, at: tuple[int, int]) -> Expr:
         return self.make("cond", "count", at, p, c, d)
 

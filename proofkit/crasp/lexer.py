@@ -20,7 +20,7 @@ KEYWORDS = frozenset(
 )
 OPERATORS = (
     "<->", ":=", "<=", ">=", "==", "!=", "->",
-    "<", ">", "+", "-", "#", "?", ":", "(", ")", "[", "]", "{", "}", ",",
+    "<", ">", "+", "-", "*", "#", "?", ":", "(", ")", "[", "]", "{", "}", ",",
 )  # fmt: skip
 _NAME_START = frozenset(_string.ascii_letters + "_")
 _NAME_CHARS = frozenset(_string.ascii_letters + _string.digits + "_")
@@ -36,11 +36,21 @@ class Plain(str):
 
 
 class CraspSyntaxError(InputError):
-    """A syntax or type error in C-RASP program text; field is ``"line L, column C"``."""
+    """A syntax or type error in C-RASP program text; field is ``"line L, column C"``.
+
+    Its message stays one line. :func:`proofkit.crasp.parser.parse` adds what a compiler-style report
+    needs (:mod:`proofkit.crasp.diagnostics`): ``source_line``, the text of the line at fault (a window of
+    it for long lines; None when the text does not start like a C-RASP program, so an arbitrary file is
+    never quoted), ``source_column``, the column in that text, and ``hint``, a suggestion for a common slip
+    (None when there is none); :func:`~proofkit.crasp.parser.load` adds ``path``, the file."""
 
     def __init__(self, line: int, column: int, expected: str, got: object = None) -> None:
         self.line = line
         self.column = column
+        self.source_line: str | None = None
+        self.source_column = column
+        self.hint: str | None = None
+        self.path: str | None = None
         super().__init__(f"line {line}, column {column}", expected, got)
 
 

@@ -15,7 +15,8 @@ evaluator. Grammar (EBNF; ``{x}`` = zero or more, ``[x]`` = optional; one statem
     conjunction = negation { "and" negation } ;
     negation    = "not" negation | comparison ;
     comparison  = sum [ ( "<=" | "<" | ">=" | ">" | "==" | "!=" ) sum ] ;   (* no chaining *)
-    sum         = unary { ( "+" | "-" ) unary } ;
+    sum         = product { ( "+" | "-" ) product } ;
+    product     = unary { "*" unary } ;                (* one factor an integer literal *)
     unary       = "-" unary | counting | primary ;
     counting    = "#" [ "<" | "[" offsets "]" ] operand ;
     operand     = "not" operand | counting | primary ;
@@ -32,8 +33,11 @@ non-blank character in single or double quotes. Sugar and its expansion into IR 
     C > D = D + 1 <= C        C == D = C <= D and D <= C          C != D = not (C == D)
     exists P = 1 <= #P        #< P = #P - ((P and 1 <= #P) ? 1 : 0)   -C = 0 - C
     min(C, D) = (C <= D) ? C : D        max(C, D) = (C <= D) ? D : C
+    c * C = C * c = C + ... + C (c copies; built by doubling), 0 for c = 0, 0 - |c| * C for c < 0
 
-Every error is a :class:`CraspSyntaxError` naming the line and column.
+Every error is a :class:`CraspSyntaxError` naming the line and column; once the text has started like a
+program (``alphabet``), it also carries the line at fault and a hint for common slips
+(:mod:`proofkit.crasp.diagnostics`).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .builder import MAX_OPS, Expr, Sugar
+from .diagnostics import annotate
 from .ir import Program
 from .lexer import (
     KEYWORDS,
@@ -77,6 +82,7 @@ class _Parser(Sugar):
         self.alphabet: tuple[str, ...] = ()
         self.symbols: frozenset[str] = frozenset()  # the alphabet as a set: membership in O(1)
         self.statements: list[str] = []
+        self.started = False  # the text began with 'alphabet': from then on errors may quote its lines
 
     # -- token helpers
     def peek(self) -> Token:
@@ -153,6 +159,7 @@ class _Parser(Sugar):
             tok = self.peek()
             raise CraspSyntaxError(tok.line, tok.col, "'alphabet:' as the first line",
                                    Plain("a file that does not start like a C-RASP program (not shown)"))
+        self.started = True
         self.advance()
         self.expect_op(":", "':' after 'alphabet'")
         symbols: dict[str, None] = {}  # ordered, with O(1) membership (an alphabet line may hold 20 000)
@@ -282,14 +289,39 @@ class _Parser(Sugar):
         return self.compare(op, left, right, (left.line, left.col))
 
     def sum(self) -> Expr:
-        left = self.unary()
+        left = self.product()
         while self.at_op("+", "-"):
             op = self.advance().text
             self.need(left, "count", f"left operand of '{op}'")
-            right = self.need(self.unary(), "count", f"right operand of '{op}'")
+            right = self.need(self.product(), "count", f"right operand of '{op}'")
             at = (left.line, left.col)
             left = self.add(left, right, at) if op == "+" else self.sub(left, right, at)
         return left
+
+    def product(self) -> Expr:
+        left = self.unary()
+        while self.at_op("*"):
+            tok = self.advance()
+            self.need(left, "count", "left operand of '*'")
+            right = self.need(self.unary(), "count", "right operand of '*'")
+            left = self.times(left, right, tok)
+        return left
+
+    def times(self, left: Expr, right: Expr, tok: Token) -> Expr:
+        """``c * C`` or ``C * c`` with c an integer literal: sugar for the c-fold sum. A product of two
+        counts is no C-RASP operation, and is refused at the '*'."""
+        at = (left.line, left.col)
+        a, b = _literal(left), _literal(right)
+        if a is not None and b is not None:
+            if abs(a * b) >= 10**MAX_INT_DIGITS:
+                raise CraspSyntaxError(tok.line, tok.col, f"a product of constants of at most "
+                                       f"{MAX_INT_DIGITS} digits", Plain(f"{len(str(abs(a * b)))} digits"))
+            return self.const(a * b, at)
+        if a is None and b is None:
+            raise CraspSyntaxError(tok.line, tok.col, "an integer literal on one side of '*' (C-RASP "
+                                   "multiplies a count only by a constant, as in 2 * #Q(b))",
+                                   Plain("a product of two counts"))
+        return self.scale(a, right, at) if a is not None else self.scale(b, left, at)
 
     def unary(self) -> Expr:
         if self.at_op("#"):
@@ -430,6 +462,12 @@ class _Parser(Sugar):
         return self.minmax(which, c, d, at)
 
 
+def _literal(e: Expr) -> int | None:
+    """The value of an integer literal (maybe negative or parenthesized) that is still pending, else
+    None (a name, even of a constant statement, is not a literal)."""
+    return e.spec[6] if e.spec is not None and e.spec[0] == "const" else None
+
+
 _PRIMARY_KEYWORDS = {
     "true": _Parser.p_true,
     "false": _Parser.p_false,
@@ -451,7 +489,13 @@ def parse(text: str, name: str = "", *, max_chars: int = MAX_CHARS) -> Program:
     longer than the program it was parsed from (a line per operation); parse such trusted text back with
     ``max_chars=len(text)``. MAX_OPS and MAX_NESTING bound the work either way."""
     text = without_bom(text)
-    return _Parser(*tokenize_until_error(text, max_chars)).program(name, text)
+    parser = _Parser(*tokenize_until_error(text, max_chars))
+    try:
+        return parser.program(name, text)
+    except CraspSyntaxError as exc:
+        if parser.started:  # text that does not start like a program is never quoted
+            annotate(exc, text, parser.alphabet, parser.sorts)
+        raise
 
 
 def load(path: str | Path) -> Program:
@@ -461,4 +505,9 @@ def load(path: str | Path) -> Program:
     from .. import safejson
 
     p = Path(path)
-    return parse(safejson.read_text(p, "program file", 4 * MAX_CHARS), p.stem)
+    text = safejson.read_text(p, "program file", 4 * MAX_CHARS)
+    try:
+        return parse(text, p.stem)
+    except CraspSyntaxError as exc:
+        exc.path = str(path)
+        raise

@@ -42,8 +42,10 @@ def _statement_names(program: Program) -> dict[str, str]:
     return names
 
 
-def _op_text(op: Op, a: list[str]) -> str:
-    """The right-hand side of one IR op, using only primitive syntax."""
+def op_text(op: Op, a: list[str] | None = None) -> str:
+    """The right-hand side of one IR op in primitive syntax, its operands named ``a`` (default: their IR
+    names, as ``crasp eval`` labels its rows)."""
+    a = list(op.args) if a is None else a
     kind = op.kind
     if kind == "sym":
         return f"Q({_symbol_text(op.symbol)})"
@@ -66,6 +68,6 @@ def to_text(program: Program) -> str:
     names = _statement_names(program)
     lines = ["alphabet: " + " ".join(_symbol_text(s) for s in program.alphabet)]
     for op in program.ops:
-        lines.append(f"{names[op.name]} := {_op_text(op, [names[x] for x in op.args])}")
+        lines.append(f"{names[op.name]} := {op_text(op, [names[x] for x in op.args])}")
     lines.append(f"accept {names[program.output]}")
     return "\n".join(lines) + "\n"
