@@ -14,11 +14,12 @@ import numpy as np
 import pytest
 
 from proofkit.crasp import comm
+from proofkit.crasp.morphism import resolve
+from proofkit.crasp.regex import regex_truth
 from proofkit.crasp.truth import (
     DFA,
     LIBRARY,
     Disagreement,
-    Regex,
     all_strings,
     by_table2_row,
     check_symbols,
@@ -230,16 +231,26 @@ def test_symbol_arrays_are_validated(X):
 
 
 def test_regex_ground_truth_and_errors():
-    t7 = Regex("0*1*0*1*", ("0", "1"))
-    assert exhaustive_check(t7, LIBRARY["Tomita7"], 2, 10) is None
+    """One spelling, regex:PATTERN@ALPHABET, one engine (the automaton); every error names the field."""
+    t7 = regex_truth("regex:0*1*0*1*@01", field="language")
+    assert t7.alphabet == ("0", "1") and exhaustive_check(t7, LIBRARY["Tomita7"], 2, 10) is None
     assert t7.accepts("0110") and not t7.accepts("1010")
-    for pattern in ["(", "a" * 1001, 5]:
+    assert resolve("regex:0*1*0*1*@01").accepts("0110")  # the reductions read the same spelling
+    with_at = regex_truth("regex:\\x40a*@a@")  # the pattern writes @ as \x40; the alphabet may hold it
+    assert with_at.alphabet == ("a", "@") and with_at.accepts("@aa") and not with_at.accepts("a@")
+    for spec in ["regex:(@ab", "regex:" + "a" * 1001 + "@ab", "regex:a*", "regex:a*@", "regex:a*@aa",
+                 "regex:a*@a b", "a*@ab", 5]:
         with pytest.raises(InputError) as err:
-            Regex(pattern, ("a", "b"))
-        assert err.value.field == "regex"
+            regex_truth(spec, field="language")
+        assert err.value.field == "language", spec
     with pytest.raises(InputError) as err:
-        Regex("a*", ("ab", "c"))
-    assert err.value.field == "alphabet"
+        regex_truth("regex:a*", ("ab", "c"))
+    assert err.value.field == "--against" and "single non-blank characters" in str(err.value)
+    # with a program's alphabet, @ALPHABET may be left out, and must name the same symbols when given
+    assert regex_truth("regex:a*", ("a", "b")).alphabet == ("a", "b")
+    assert regex_truth("regex:a*@ba", ("a", "b")).alphabet == ("a", "b")
+    with pytest.raises(InputError, match="program's symbols"):
+        regex_truth("regex:a*@abc", ("a", "b"))
 
 
 # ----------------------------------------------------------------------------------------------------

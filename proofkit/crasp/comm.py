@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from proofkit import arrays
-from proofkit.crasp.truth import PrefixFn, all_strings, as_prefix_fn, check_prefix_output, check_symbols
+from proofkit.crasp.compare import PrefixFn, all_strings, as_prefix_fn, check_prefix_output, check_symbols
 from proofkit.errors import InputError
 
 MODES = ("prefix-vector", "final")

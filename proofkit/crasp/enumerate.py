@@ -57,10 +57,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from .compare import exhaustive_check
 from .ir import Program
 from .parser import parse
 from .samples import MAX_NODES, BehaviourStore, PrefixSample, Sample
-from .truth import GroundTruth, exhaustive_check
+from .truth import GroundTruth
 from .vector import accepts_prefixes
 
 CELLS = 1 << 23  # candidate cells (behaviours x nodes) evaluated per batch

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from .compare import exhaustive_check
 from .enumerate import (
     CELLS,
     Fragment,
@@ -26,7 +27,7 @@ from .enumerate import (
 )
 from .parser import parse
 from .samples import PrefixSample, Sample
-from .truth import GroundTruth, exhaustive_check
+from .truth import GroundTruth
 from .vector import accepts_prefixes
 
 

@@ -15,9 +15,10 @@ from typing import Any
 from .. import safejson
 from ..errors import InputError
 from . import analysis
+from .compare import exhaustive_check, sample_check
 from .ir import Program
 from .parser import load
-from .truth import LIBRARY, exhaustive_check, sample_check
+from .truth import LIBRARY
 from .vector import accepts_prefixes
 
 

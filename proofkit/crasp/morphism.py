@@ -25,8 +25,10 @@ import numpy as np
 
 from ..errors import InputError
 from .analysis import validate
+from .compare import exhaustive_check
 from .ir import Op, Program
-from .truth import AUXILIARY, LIBRARY, GroundTruth, Regex, exhaustive_check
+from .regex import regex_truth
+from .truth import AUXILIARY, LIBRARY, GroundTruth
 
 MAX_CELLS = 1 << 22  # strings x image positions per evaluated chunk (bounds memory)
 
@@ -125,9 +127,8 @@ def resolve(spec: GroundTruth | str) -> GroundTruth:
     """A ground truth: a GroundTruth, a LIBRARY / AUXILIARY name, or 'regex:PATTERN@ALPHABET'."""
     if isinstance(spec, GroundTruth):
         return spec
-    if isinstance(spec, str) and spec.startswith("regex:") and "@" in spec:
-        pattern, alphabet = spec[len("regex:"):].rsplit("@", 1)
-        return Regex(pattern, tuple(alphabet))
+    if isinstance(spec, str) and spec.startswith("regex:"):
+        return regex_truth(spec, None, "language")
     if isinstance(spec, str) and spec in LIBRARY:
         return LIBRARY[spec]
     if isinstance(spec, str) and spec in AUXILIARY:

@@ -1,18 +1,26 @@
-"""``regex:PATTERN`` ground truths matched by a finite automaton (``proofkit crasp check --against``):
-linear time in the strings read, whatever the pattern (Python's backtracking matcher takes exponential
-time on patterns such as ((a|a|a)(a|a|a))*). Built by hand because no well-kept library both parses
-Python's regex syntax and gives an automaton; the parsing itself is ``re``'s own."""
+"""``regex:PATTERN@ALPHABET`` ground truths matched by a finite automaton (``proofkit crasp check --against``,
+:func:`proofkit.crasp.morphism.resolve`): linear time in the strings read, whatever the pattern (Python's
+backtracking matcher takes exponential time on patterns such as ((a|a|a)(a|a|a))*). Built by hand because
+no well-kept library both parses Python's regex syntax and gives an automaton; the parsing itself is
+``re``'s own.
+
+The one spelling, everywhere a regular expression names a language, is :data:`FORM`: the first ``@`` ends
+the pattern (a pattern writes the symbol @ as ``\\x40``) and ALPHABET is the symbols written together, one
+character each. Where a program fixes the alphabet (``crasp check``), ``@ALPHABET`` may be left out; when
+given, it must list the program's symbols. :func:`regex_truth` reads it."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..errors import InputError
+from .compare import check_symbols
 from .lexer import Plain, brief, symbol_list
-from .truth import MAX_REGEX_CHARS, GroundTruth, check_symbols
+from .truth import GroundTruth
 
 try:  # the parser of the re module: private, but stable (renamed from sre_parse in Python 3.11)
     import re._constants as _re_constants
@@ -21,6 +29,11 @@ except ImportError:  # pragma: no cover (Python 3.10)
     import sre_constants as _re_constants  # type: ignore[no-redef]
     import sre_parse as _re_parser  # type: ignore[no-redef]
 
+#: characters of a pattern
+MAX_REGEX_CHARS = 1000
+#: how a regular expression names a language, as error messages show it
+FORM = ("regex:PATTERN@ALPHABET, e.g. regex:a*b*@ab (ALPHABET: the symbols written together; '@' ends "
+        "the pattern, which writes the symbol @ as \\x40)")
 #: states of the automaton built from a pattern (counted repeats are expanded: a{1000}{1000} is refused)
 MAX_NFA_STATES = 5000
 #: states of the deterministic automaton built lazily while strings are read, and its cells (states x
@@ -57,22 +70,23 @@ class RegexAutomaton(GroundTruth):
     prefix behaviour), within MAX_DFA_STATES states and MAX_BUILD_STEPS steps; the strings are then run
     column by column through a transition table, as :class:`proofkit.crasp.truth.DFA` does. Symbols are
     non-blank characters (program alphabets are), so ``^`` and ``$`` mean the two ends of the string.
+    Every error is an InputError naming ``field`` (the option or argument that gave the pattern).
     """
 
-    def __init__(self, pattern: str, alphabet: tuple[str, ...]) -> None:
+    def __init__(self, pattern: str, alphabet: tuple[str, ...], field: str = "--against") -> None:
         self.name, self.table2_row, self.description = "regex", None, f"regex:{brief(pattern)}"
-        self.pattern, self.alphabet = pattern, tuple(alphabet)
+        self.pattern, self.alphabet, self.field = pattern, tuple(alphabet), field
         if any(len(s) != 1 or s.isspace() for s in self.alphabet):
-            raise InputError("--against", "regex:PATTERN for a program whose symbols are single non-blank "
+            raise InputError(self.field, "regex:PATTERN for a program whose symbols are single non-blank "
                              "characters", Plain(symbol_list(self.alphabet)))
         if len(pattern) > MAX_REGEX_CHARS:
-            raise InputError("--against", f"a pattern of at most {MAX_REGEX_CHARS} characters after regex:",
+            raise InputError(self.field, f"a pattern of at most {MAX_REGEX_CHARS} characters after regex:",
                              Plain(f"{len(pattern)} characters"))
         try:
             re.compile(pattern)
             tree = _re_parser.parse(pattern)
         except (re.error, OverflowError, RecursionError, ValueError) as exc:
-            raise InputError("--against", "a valid Python regular expression after regex:",
+            raise InputError(self.field, "a valid Python regular expression after regex:",
                              str(exc)) from None
         self._eps: list[list[tuple[int, str | None]]] = []  # empty moves (target, None / "begin" / "end")
         self._moves: list[list[tuple[tuple[int, ...], int]]] = []  # (symbol indices, target)
@@ -91,7 +105,7 @@ class RegexAutomaton(GroundTruth):
     # -- the automaton with empty moves
     def _new(self) -> int:
         if len(self._eps) >= MAX_NFA_STATES:
-            raise InputError("--against", f"a regular expression of at most {MAX_NFA_STATES} automaton "
+            raise InputError(self.field, f"a regular expression of at most {MAX_NFA_STATES} automaton "
                              "states (counted repeats such as a{1000} are expanded)",
                              Plain(brief(self.pattern)))
         self._eps.append([])
@@ -101,7 +115,7 @@ class RegexAutomaton(GroundTruth):
     def _sequence(self, items: list, flags: int) -> tuple[int, int]:
         self._depth += 1
         if self._depth > MAX_REGEX_NESTING:
-            raise InputError("--against", f"a regular expression nested at most {MAX_REGEX_NESTING} groups "
+            raise InputError(self.field, f"a regular expression nested at most {MAX_REGEX_NESTING} groups "
                              "or repeats deep", Plain(brief(self.pattern)))
         start = end = self._new()
         for op, av in items:
@@ -134,7 +148,7 @@ class RegexAutomaton(GroundTruth):
             a, b = self._new(), self._new()
             self._eps[a].append((b, "begin" if "BEGINNING" in str(av) else "end"))
             return a, b
-        raise InputError("--against", _UNSUPPORTED, Plain(f"{op} {str(av)[:40]}" if op == "AT" else op))
+        raise InputError(self.field, _UNSUPPORTED, Plain(f"{op} {str(av)[:40]}" if op == "AT" else op))
 
     def _repeat(self, lo: int, hi: int, sub: Any, flags: int) -> tuple[int, int]:
         start = end = self._new()
@@ -181,7 +195,7 @@ class RegexAutomaton(GroundTruth):
                 elif name == "CATEGORY" and str(item) in _CATEGORY:
                     parts.append(_CATEGORY[str(item)])
                 else:
-                    raise InputError("--against", _UNSUPPORTED, Plain(name))
+                    raise InputError(self.field, _UNSUPPORTED, Plain(name))
             text = "[" + "".join(parts) + "]"
         key = (text, flags & _ATOM_FLAGS)
         if key not in self._atoms:
@@ -193,7 +207,7 @@ class RegexAutomaton(GroundTruth):
     def _spend(self, steps: int) -> None:
         self._steps += steps
         if self._steps > MAX_BUILD_STEPS:
-            raise InputError("--against", f"a regular expression whose automaton on these strings is built "
+            raise InputError(self.field, f"a regular expression whose automaton on these strings is built "
                              f"in at most {MAX_BUILD_STEPS} steps (lower --max-len or simplify the pattern)",
                              Plain(brief(self.pattern)))
 
@@ -214,7 +228,7 @@ class RegexAutomaton(GroundTruth):
         if k is None:
             k = len(self._sets)
             if k >= self._max_states:
-                raise InputError("--against", f"a regular expression whose automaton on these strings has at "
+                raise InputError(self.field, f"a regular expression whose automaton on these strings has at "
                                  f"most {self._max_states} states (lower --max-len or simplify the pattern)",
                                  Plain(brief(self.pattern)))
             if k >= len(self._accepting):
@@ -248,3 +262,27 @@ class RegexAutomaton(GroundTruth):
                     self._expand(k)
             S[:, t + 1] = self._table[S[:, t], X[:, t]]
         return self._accepting[S]
+
+
+def regex_truth(spec: str, alphabet: Sequence[str] | None = None, field: str = "--against") -> RegexAutomaton:
+    """The automaton of ``spec`` = ``regex:PATTERN@ALPHABET`` (:data:`FORM`); every error an InputError
+    naming ``field`` and showing the form.
+
+    ``alphabet``: the symbols fixed by a program (``crasp check``), or None. With it, ``@ALPHABET`` may be
+    left out, and when given must list the same symbols (in any order; the automaton reads them in the
+    program's order). Without it, ``@ALPHABET`` is required."""
+    if not isinstance(spec, str) or not spec.startswith("regex:"):
+        raise InputError(field, FORM, spec)
+    pattern, at, letters = spec[len("regex:"):].partition("@")
+    if not at and alphabet is None:
+        raise InputError(field, FORM + " (the alphabet is required here)", spec)
+    if not at:
+        return RegexAutomaton(pattern, tuple(alphabet), field)
+    symbols = tuple(letters)
+    if not symbols or len(set(symbols)) != len(symbols) or any(c.isspace() for c in symbols):
+        raise InputError(field, FORM + " (ALPHABET: distinct non-blank characters, at least one)",
+                         Plain(brief(repr(letters))))
+    if alphabet is not None and set(symbols) != set(alphabet):
+        raise InputError(field, f"{FORM}, with ALPHABET the program's symbols {symbol_list(tuple(alphabet))} "
+                         "(or no @ALPHABET)", Plain(brief(repr(letters))))
+    return RegexAutomaton(pattern, tuple(alphabet) if alphabet is not None else symbols, field)

@@ -8,82 +8,48 @@ per-prefix convention as the C-RASP interpreters (proofkit/crasp/ir.py: position
 position), so a program and its ground truth can be compared at every prefix of every string.
 
 Regular languages are DFAs (missing transitions go to an implicit dead state); the counter languages
-(MAJORITY, DYCK-1, a^n b^n c^n, ...) are vectorized with numpy cumulative sums.
+(MAJORITY, DYCK-1, a^n b^n c^n, ...) are vectorized with numpy cumulative sums. User regular expressions
+(``regex:PATTERN@ALPHABET``) are automata of :mod:`proofkit.crasp.regex`; the batch conventions and the
+exhaustive and sampled comparisons are :mod:`proofkit.crasp.compare`'s (importable from here too).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from proofkit import safejson, workguard
+from proofkit import formats, safejson
 from proofkit.errors import InputError
 
-PrefixFn = Callable[[np.ndarray], np.ndarray]
+from .compare import (
+    Disagreement,
+    PrefixFn,
+    all_strings,
+    as_prefix_fn,
+    check_prefix_output,
+    check_symbols,
+    exhaustive_check,
+    iter_string_chunks,
+    sample_check,
+)
+
+# the batch conventions and comparisons live in compare.py; their names stay importable from here
+__all__ = [
+    "AUXILIARY", "DFA", "DFA_KEYS", "LIBRARY", "MAX_JSON_CHARS", "CounterTruth", "Disagreement",
+    "GroundTruth", "PrefixFn", "all_strings", "as_prefix_fn", "blocks_equal_prefixes", "by_table2_row",
+    "check_prefix_output", "check_symbols", "cycle_dfa", "depth_dyck_dfa", "dyck1_prefixes",
+    "exhaustive_check", "iter_string_chunks", "last_marker_dfa", "load_dfa", "majority_prefixes",
+    "make_dfa", "mod_dfa", "prefix_counts", "sample_check", "sorted_prefixes", "subsequence_dfa",
+]
 
 MAX_JSON_CHARS = 5_000_000
-MAX_REGEX_CHARS = 1000
 DFA_KEYS = ("alphabet", "states", "start", "accept", "delta")
-
-
-# ----------------------------------------------------------------------------------------------------
-# Batches of strings
-
-
-def check_symbols(X: Any, alphabet_size: int, field_name: str = "X") -> np.ndarray:
-    """Return X as a 2-D integer array with entries in [0, alphabet_size); InputError otherwise."""
-    arr = np.asarray(X)
-    if arr.ndim != 2:
-        raise InputError(field_name, "a 2-D array of symbol indices (batch, length)", arr.shape)
-    if arr.size == 0:
-        return arr.astype(np.int64)
-    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
-        raise InputError(field_name, "an integer array of symbol indices", str(arr.dtype))
-    lo, hi = int(arr.min()), int(arr.max())
-    if lo < 0 or hi >= alphabet_size:
-        raise InputError(field_name, f"symbol indices in [0, {alphabet_size})", (lo, hi))
-    return arr
-
-
-def all_strings(alphabet_size: int, length: int, start: int = 0, stop: int | None = None,
-                xp: Any = None) -> Any:
-    """All strings of one length in lexicographic order (rows start..stop-1), as an int64 array.
-
-    ``xp``: the array namespace to build them in (:mod:`proofkit.arrays`; e.g. on a GPU, next to the
-    evaluation); None builds a host numpy array, what prefix functions take by default."""
-    if alphabet_size < 1:
-        raise InputError("alphabet_size", "an integer >= 1", alphabet_size)
-    if length < 0:
-        raise InputError("length", "an integer >= 0", length)
-    total = alphabet_size**length
-    stop = total if stop is None else min(stop, total)
-    xp = np if xp is None else xp
-    idx = xp.arange(start, stop, dtype=xp.int64)
-    powers = alphabet_size ** xp.arange(length - 1, -1, -1, dtype=xp.int64)
-    return (idx[:, None] // powers[None, :]) % alphabet_size
-
-
-def iter_string_chunks(alphabet_size: int, length: int, chunk: int) -> Iterator[np.ndarray]:
-    """All strings of one length, lexicographically, in chunks of at most ``chunk`` rows."""
-    total = alphabet_size**length
-    for start in range(0, total, chunk):
-        yield all_strings(alphabet_size, length, start, start + chunk)
-
-
-def check_prefix_output(out: Any, batch: int, length: int, field_name: str, xp: Any = None) -> Any:
-    """Validate a prefix function's output: shape (batch, length + 1), converted to bool (an array of the
-    namespace ``xp``; None: numpy)."""
-    arr = np.asarray(out) if xp is None else xp.asarray(out)
-    if tuple(arr.shape) != (batch, length + 1):
-        raise InputError(field_name, f"an array of shape ({batch}, {length + 1})", tuple(arr.shape))
-    return arr.astype(bool) if xp is None else xp.astype(arr, xp.bool)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -227,7 +193,10 @@ class DFA(GroundTruth):
 
     @classmethod
     def from_json(cls, text_or_dict: str | Mapping[str, Any], **meta: Any) -> DFA:
-        """Parse and strictly validate a DFA from JSON text or an already-parsed dict."""
+        """Parse and strictly validate a DFA from JSON text or an already-parsed dict: the field checks
+        first (they say more), then the published schema (``proofkit/schemas/dfa.schema.json``,
+        :func:`proofkit.formats.validate`, InputError naming the JSON path), so a file proofkit accepts is
+        a file the schema accepts."""
         data = _parse_json_object(text_or_dict)
         for key in data:
             if key not in DFA_KEYS:
@@ -242,7 +211,7 @@ class DFA(GroundTruth):
         delta = data["delta"]
         if not isinstance(delta, dict):
             raise InputError("delta", "an object {state: {symbol: state}}", delta)
-        return cls(
+        dfa = cls(
             alphabet=_check_alphabet(_json_list(data["alphabet"], "alphabet")),
             states=tuple(states),
             start=data["start"],
@@ -250,6 +219,8 @@ class DFA(GroundTruth):
             delta={k: dict(v) if isinstance(v, dict) else v for k, v in delta.items()},
             **meta,
         )
+        formats.validate("dfa", dict(data))
+        return dfa
 
 
 def _parse_json_object(text_or_dict: str | Mapping[str, Any]) -> Mapping[str, Any]:
@@ -284,50 +255,6 @@ def _hashable_list(values: list[Any], field_name: str) -> list[str]:
         if not isinstance(v, str):
             raise InputError(field_name, "state names (strings)", v)
     return values
-
-
-@dataclass(frozen=True)
-class Regex(GroundTruth):
-    """A user regular expression over single-character symbols, matched with Python re.fullmatch.
-
-    Vectorized only by decoding each row (slow but independent of the DFA code). Python's backtracking
-    engine can be exponential on pathological patterns; keep patterns simple.
-    """
-
-    pattern: str
-    alphabet: tuple[str, ...]
-    name: str = field(default="regex", compare=False)
-    table2_row: int | None = field(default=None, compare=False)
-    description: str = field(default="", compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "alphabet", _check_alphabet(self.alphabet, single_chars=True))
-        if not isinstance(self.pattern, str):
-            raise InputError("regex", "a string", self.pattern)
-        if len(self.pattern) > MAX_REGEX_CHARS:
-            raise InputError("regex", f"a pattern of at most {MAX_REGEX_CHARS} characters", len(self.pattern))
-        try:
-            compiled = re.compile(self.pattern)
-        except re.error as exc:
-            raise InputError("regex", "a valid Python regular expression", str(exc)) from None
-        object.__setattr__(self, "_compiled", compiled)
-
-    def accepts_prefixes(self, X: Any) -> np.ndarray:
-        """Decode each row and fullmatch every prefix (memoized across rows)."""
-        X = check_symbols(X, len(self.alphabet))
-        B, n = X.shape
-        compiled = self._compiled  # type: ignore[attr-defined]
-        memo: dict[str, bool] = {}
-        out = np.zeros((B, n + 1), dtype=bool)
-        for b in range(B):
-            s = self.decode(X[b])
-            for k in range(n + 1):
-                p = s[:k]
-                hit = memo.get(p)
-                if hit is None:
-                    hit = memo[p] = compiled.fullmatch(p) is not None
-                out[b, k] = hit
-        return out
 
 
 @dataclass(frozen=True)
@@ -560,102 +487,3 @@ def by_table2_row(row: int) -> GroundTruth:
         if truth.table2_row == row:
             return truth
     raise InputError("table2_row", "an integer in 1..17", row)
-
-
-# ----------------------------------------------------------------------------------------------------
-# Exhaustive and sampled comparison
-
-
-@dataclass(frozen=True)
-class Disagreement:
-    """A string on which two prefix-acceptance functions differ (shortest, then lexicographically least)."""
-
-    symbols: tuple[int, ...]
-    f_value: bool
-    truth_value: bool
-
-    @property
-    def length(self) -> int:
-        """Length of the disagreeing string."""
-        return len(self.symbols)
-
-    def text(self, alphabet: Sequence[str]) -> str:
-        """The disagreeing string spelled in ``alphabet``."""
-        return "".join(alphabet[i] for i in self.symbols)
-
-
-def as_prefix_fn(obj: Any, field_name: str) -> PrefixFn:
-    """A GroundTruth (its accepts_prefixes) or a plain callable, as a prefix function."""
-    method = getattr(obj, "accepts_prefixes", None)
-    if callable(method):
-        return method
-    if callable(obj):
-        return obj
-    raise InputError(field_name, "a callable X -> bool (B, n + 1) or an object with accepts_prefixes", obj)
-
-
-def _first_disagreement(X: np.ndarray, f: PrefixFn, t: PrefixFn) -> Disagreement | None:
-    """Shortest (then first-row) disagreement on one chunk; rows of X are in lexicographic order."""
-    B, n = X.shape
-    a = check_prefix_output(f(X), B, n, "f_prefixes")
-    b = check_prefix_output(t(X), B, n, "truth")
-    diff = a != b
-    cols = np.flatnonzero(diff.any(axis=0))
-    if cols.size == 0:
-        return None
-    k = int(cols[0])
-    r = int(np.argmax(diff[:, k]))
-    return Disagreement(tuple(int(v) for v in X[r, :k]), bool(a[r, k]), bool(b[r, k]))
-
-
-def _better(new: Disagreement | None, old: Disagreement | None) -> bool:
-    """Whether ``new`` is shorter, or equally long and lexicographically smaller, than ``old``."""
-    if new is None:
-        return False
-    return old is None or (new.length, new.symbols) < (old.length, old.symbols)
-
-
-def exhaustive_check(f_prefixes: Any, truth: Any, alphabet_size: int, max_len: int,
-                     chunk: int = 1 << 16, per_cell: int = 1, field: str = "max_len") -> Disagreement | None:
-    """Compare on all strings of length <= max_len; return the shortest, then lexicographically least,
-    disagreeing string, or None. Strings of length max_len are evaluated at every prefix, which covers
-    all shorter strings. The work (strings x positions x ``per_cell`` operations of both sides) is
-    estimated first and refused above the cap (InputError naming ``field``, :mod:`proofkit.workguard`)."""
-    if max_len < 0:
-        raise InputError("max_len", "an integer >= 0", max_len)
-    workguard.guard(field, workguard.enumeration(alphabet_size, max_len, per_cell))
-    f, t = as_prefix_fn(f_prefixes, "f_prefixes"), as_prefix_fn(truth, "truth")
-    best: Disagreement | None = None
-    for X in iter_string_chunks(alphabet_size, max_len, chunk):
-        found = _first_disagreement(X, f, t)
-        if _better(found, best):
-            best = found
-        if best is not None and best.length == 0:
-            break
-    return best
-
-
-def sample_check(f_prefixes: Any, truth: Any, alphabet_size: int, length: int, count: int, seed: int = 0,
-                 sampler: Callable[[np.random.Generator, int, int], np.ndarray] | None = None,
-                 chunk: int = 256) -> Disagreement | None:
-    """Compare on ``count`` random strings of one (long) length at every prefix; return the shortest,
-    then lexicographically least, disagreeing prefix found, or None. ``sampler(rng, batch, length)``
-    replaces uniform sampling (e.g. to draw near-members of a sparse language)."""
-    if length < 0 or count < 0:
-        raise InputError("length/count", "integers >= 0", (length, count))
-    if alphabet_size < 1:
-        raise InputError("alphabet_size", "an integer >= 1", alphabet_size)
-    f, t = as_prefix_fn(f_prefixes, "f_prefixes"), as_prefix_fn(truth, "truth")
-    rng = np.random.default_rng(seed)
-    best: Disagreement | None = None
-    for start in range(0, count, chunk):
-        b = min(chunk, count - start)
-        if sampler is None:
-            X = rng.integers(0, alphabet_size, size=(b, length), dtype=np.int64)
-        else:
-            X = check_symbols(sampler(rng, b, length), alphabet_size, "sampler")
-        X = X[np.lexsort(X.T[::-1])] if length else X
-        found = _first_disagreement(X, f, t)
-        if _better(found, best):
-            best = found
-    return best
