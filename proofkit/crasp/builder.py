@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ir import Op
-from .lexer import CraspSyntaxError, Plain
+from .lexer import MAX_INT_DIGITS, CraspSyntaxError, Plain
 
 MAX_OPS = 10_000
 
@@ -73,6 +73,12 @@ class Builder:
         return Expr(sort, at[0], at[1], spec=_spec(kind, names, **fields))
 
 
+def _literal(e: Expr) -> int | None:
+    """The value of an integer literal (maybe negative or parenthesized) that is still pending, else
+    None (a name, even of a constant statement, is not a literal)."""
+    return e.spec[6] if e.spec is not None and e.spec[0] == "const" else None
+
+
 # ----------------------------------------------------------------------------- sugar
 class Sugar(Builder):
     """Constructors for every surface construct, expanding sugar into IR primitives."""
@@ -130,6 +136,21 @@ class Sugar(Builder):
 
     def sub(self, c: Expr, d: Expr, at: tuple[int, int]) -> Expr:
         return self.make("sub", "count", at, c, d)
+
+    def times(self, left: Expr, right: Expr, star: tuple[int, int]) -> Expr:
+        """``c * C`` or ``C * c`` with c an integer literal: sugar for the c-fold sum (:meth:`scale`); two
+        literals multiply. A product of two counts is no C-RASP operation: refused at the '*' (``star``)."""
+        at = (left.line, left.col)
+        a, b = _literal(left), _literal(right)
+        if a is not None and b is not None:
+            if abs(a * b) >= 10**MAX_INT_DIGITS:
+                raise CraspSyntaxError(*star, f"a product of constants of at most {MAX_INT_DIGITS} digits",
+                                       Plain(f"{len(str(abs(a * b)))} digits"))
+            return self.const(a * b, at)
+        if a is None and b is None:
+            raise CraspSyntaxError(*star, "an integer literal on one side of '*' (C-RASP multiplies a count "
+                                   "only by a constant, as in 2 * #Q(b))", Plain("a product of two counts"))
+        return self.scale(a, right, at) if a is not None else self.scale(b, left, at)
 
     def scale(self, c: int, e: Expr, at: tuple[int, int]) -> Expr:
         """``c * e`` for an integer constant c, as additions: e doubled along the binary digits of |c|

@@ -304,24 +304,8 @@ class _Parser(Sugar):
             tok = self.advance()
             self.need(left, "count", "left operand of '*'")
             right = self.need(self.unary(), "count", "right operand of '*'")
-            left = self.times(left, right, tok)
+            left = self.times(left, right, (tok.line, tok.col))
         return left
-
-    def times(self, left: Expr, right: Expr, tok: Token) -> Expr:
-        """``c * C`` or ``C * c`` with c an integer literal: sugar for the c-fold sum. A product of two
-        counts is no C-RASP operation, and is refused at the '*'."""
-        at = (left.line, left.col)
-        a, b = _literal(left), _literal(right)
-        if a is not None and b is not None:
-            if abs(a * b) >= 10**MAX_INT_DIGITS:
-                raise CraspSyntaxError(tok.line, tok.col, f"a product of constants of at most "
-                                       f"{MAX_INT_DIGITS} digits", Plain(f"{len(str(abs(a * b)))} digits"))
-            return self.const(a * b, at)
-        if a is None and b is None:
-            raise CraspSyntaxError(tok.line, tok.col, "an integer literal on one side of '*' (C-RASP "
-                                   "multiplies a count only by a constant, as in 2 * #Q(b))",
-                                   Plain("a product of two counts"))
-        return self.scale(a, right, at) if a is not None else self.scale(b, left, at)
 
     def unary(self) -> Expr:
         if self.at_op("#"):
@@ -460,12 +444,6 @@ class _Parser(Sugar):
         d = self.need(self.expr(), "count", f"second argument of {which}")
         self.expect_op(")", f"')' closing {which}(...)")
         return self.minmax(which, c, d, at)
-
-
-def _literal(e: Expr) -> int | None:
-    """The value of an integer literal (maybe negative or parenthesized) that is still pending, else
-    None (a name, even of a constant statement, is not a literal)."""
-    return e.spec[6] if e.spec is not None and e.spec[0] == "const" else None
 
 
 _PRIMARY_KEYWORDS = {
