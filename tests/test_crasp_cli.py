@@ -19,7 +19,8 @@ def run(capsys, *argv):
 def test_eval_reports_every_op_at_every_prefix(capsys):
     code, out, _ = run(capsys, "crasp", "eval", str(PROGRAMS / "majority.crasp"), "--string", "aab", "--json")
     obj = json.loads(out)
-    assert code == 0 and obj["accepts"] is True and obj["values"]["M"] == [1, 1, 1, 1]
+    assert code == 0 and obj["accepts"] is True and obj["values"]["M"] == [True, True, True, True]
+    assert all(v is True for v in obj["values"]["M"]) and obj["values"]["_t3"] == [0, 0, 0, 1]
 
 
 def test_check_finds_and_shrinks_the_mutant_disagreement(capsys):
@@ -48,18 +49,22 @@ def test_compile_and_rows(capsys, tmp_path):
     assert code == 0 and [r["rows"] for r in obj["rows"]] == [2, 3, 4, 5, 6] and obj["within_bound"]
 
 
-@pytest.mark.parametrize("text,where", [
-    ("alphabet: a b\nX := #Q(a) <= Q(b)\n", "line 2, column"),
-    ("alphabet: a b\nX := mod(0, 0)\n", "line 2, column"),
-    ("alphabet: a b\nX := #[-1] Q(a) >= 1\n", "line 2, column"),
-    ("alphabet: a b\nX := Q(c)\n", "line 2, column"),
-    ("alphabet: a b\n__import__('os')\n", "line 2, column"),
+@pytest.mark.parametrize("text,column", [
+    ("alphabet: a b\nX := #Q(a) <= Q(b)\n", 15),
+    ("alphabet: a b\nX := mod(0, 0)\n", 10),
+    ("alphabet: a b\nX := #[-1] Q(a) >= 1\n", 8),
+    ("alphabet: a b\nX := Q(c)\n", 8),
+    ("alphabet: a b\n__import__('os')\n", 1),
 ])
-def test_malformed_programs_are_bad_input(capsys, tmp_path, text, where):
+def test_malformed_programs_are_bad_input(capsys, tmp_path, text, column):
+    """FILE:LINE:COL: message on the first line (self-contained), then the line, a caret under the column."""
     p = tmp_path / "bad.crasp"
     p.write_text(text)
     code, out, err = run(capsys, "crasp", "eval", str(p), "--string", "ab")
-    assert code == 2 and where in err and "Traceback" not in err and err.count("\n") == 1
+    first, quoted, caret, *rest = err.rstrip("\n").split("\n")
+    assert code == 2 and out == "" and "Traceback" not in err and len(rest) <= 1
+    assert first.startswith(f"proofkit: bad input: {p}:2:{column}: expected ")
+    assert quoted == "  " + text.split("\n")[1] and caret == "  " + " " * (column - 1) + "^"
 
 
 @pytest.mark.parametrize("argv,field", [
@@ -80,5 +85,5 @@ def test_a_file_that_is_no_program_is_never_quoted(capsys, tmp_path):
     secret = tmp_path / "shadow"
     secret.write_text("root:$6$secret-hash:19000:0:99999:7:::\n")
     code, out, err = run(capsys, "crasp", "eval", str(secret), "--string", "a")
-    assert code == 2 and out == "" and "root" not in err and "secret" not in err
+    assert code == 2 and out == "" and "root:" not in err and "secret" not in err and err.count("\n") == 1
     assert "expected 'alphabet:' as the first line" in err

@@ -487,14 +487,18 @@ def smallest_failure(net: Network, reference: Reference, max_len: int = 8, preci
                             family=words(net.alphabet, max_len))
 
 
-def run_work(net: Network, max_len: int) -> workguard.Work:
-    """The estimated work of running ``net`` on every string up to max_len (:mod:`proofkit.workguard`)."""
-    heads = sum(len(lay.heads) for lay in net.layers)
+def network_size(net: Network) -> tuple[int, int]:
+    """(non-zero weights, attention heads) of ``net``: what one forward step costs."""
     nonzeros = sum(len(h.K.entries) + len(h.Q.entries) + len(h.V.entries) + len(h.phi)
                    for lay in net.layers for h in lay.heads)
     nonzeros += sum(len(lay.mlp.A.entries) + len(lay.mlp.B.entries) for lay in net.layers if lay.mlp)
-    return workguard.network_run(len(net.alphabet), max_len, nonzeros + len(net.U.entries), heads,
-                                 net.length_independent())
+    return nonzeros + len(net.U.entries), sum(len(lay.heads) for lay in net.layers)
+
+
+def run_work(net: Network, max_len: int) -> workguard.Work:
+    """The estimated work of running ``net`` on every string up to max_len (:mod:`proofkit.workguard`)."""
+    nonzeros, heads = network_size(net)
+    return workguard.network_run(len(net.alphabet), max_len, nonzeros, heads, net.length_independent())
 
 
 def check_against(program: Program | Network, reference_prefix_fn: Reference, max_len: int,
