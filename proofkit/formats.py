@@ -132,6 +132,14 @@ def _validator(kind: str) -> Any:
     return strict(schema(kind))
 
 
+def prepare() -> None:
+    """Build every validator now. jsonschema builds its validator classes with attrs, which generates
+    and compiles their methods: a process that audits code execution on its input paths (the loader
+    fuzz tests) builds them before any input arrives."""
+    for kind in FORMATS:
+        _validator(kind)
+
+
 def validate(kind: str, obj: Any, document: str | None = None) -> None:
     """Refuse ``obj`` unless it conforms to the schema of ``kind``: InputError naming the JSON path of the
     first error (the shallowest; among equals the first the schema reports), ``document`` (default: the

@@ -227,6 +227,10 @@ def _resolve(argv: list[str]) -> list[str]:
     return [files()[a[1:]] if a.startswith(FILE) else a for a in argv]
 
 
+#: the first line of a program's syntax error: FILE:LINE:COL: expected ..., then its echo and a caret
+SYNTAX = re.compile(r"proofkit: bad input: .+:\d+:\d+: expected ")
+
+
 def _field(line: str) -> str | list[str]:
     """The field a one-line error names."""
     m = re.match(r"proofkit: bad input: (.+?): expected ", line)
@@ -256,6 +260,13 @@ def check_command_line(capsys: Any, argv: list[str], top: list[str]) -> tuple[in
             json.loads(out)
         return code, ""
     lines = err.split("\n")
+    if code == 2 and SYNTAX.match(lines[0]):  # a program's syntax error: the line, its echo, a caret, a hint
+        assert lines[-1] == "" and all(len(x) <= MAX_LINE for x in lines), err[:2000]
+        if len(lines) > 2:  # a file that does not look like a program is never echoed
+            assert len(lines) in (4, 5) and lines[2].strip() == "^", err[:2000]
+            assert len(lines) == 4 or lines[3].startswith("hint: "), err[:2000]
+        event("exit 2 naming the program's line and column")
+        return code, lines[0]
     assert len(lines) == 2 and lines[1] == "" and lines[0].startswith("proofkit: "), err[:2000]
     line = lines[0]
     assert len(line) <= MAX_LINE, f"{len(line)} characters: {line[:300]}..."
@@ -438,7 +449,7 @@ def test_rows_and_eval_estimates_follow_the_cap(capsys):
     code, _, err = run_cli(capsys, "crasp", "eval", MAJORITY, "--string", "ab" * 500, "--max-work", "1e5")
     assert code == 2 and "--string" in err and "1001 positions x 5 ops" in err
     code, out, _ = run_cli(capsys, "crasp", "eval", MAJORITY, "--string", "ab" * 500, "--max-work", "1e6")
-    assert code == 0 and out.rstrip().endswith("accepts: True")
+    assert code == 0 and out.rstrip().endswith("accepts: true")
 
 
 def test_the_regex_automaton_is_python_re_on_every_construct():

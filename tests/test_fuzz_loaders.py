@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from proofkit import record, registry
+from proofkit import formats, record, registry
 from proofkit.crasp import weights  # noqa: F401  (imported here, not lazily under the guard)
 from proofkit.crasp.network import Network
 from proofkit.crasp.truth import DFA
@@ -83,6 +83,7 @@ def no_code_from_input() -> Iterator[None]:
         return original(a, *args, **kw)
 
     theorems = registry.load_all()  # the built-in theorem files: imported (once) before, not from input
+    formats.prepare()  # jsonschema's validator classes are generated code: built before, not from input
     patches = [(registry, "load_all", lambda extra=(): theorems),
                (builtins, "eval", refuse("eval")), (builtins, "exec", refuse("exec")),
                (builtins, "compile", refuse("compile")), (pickle, "loads", refuse("pickle.loads")),
