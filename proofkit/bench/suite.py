@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import safejson
+from .. import formats, safejson
 from ..atomic import write_new
 from ..errors import InputError
 from . import crasp, fit, machine, namespace, precision, rows, stages
@@ -115,6 +115,7 @@ def load(path: str | Path, field: str = "--render") -> dict[str, Any]:
         raise InputError(field, f"a proofkit bench result (fields {', '.join(REQUIRED)})", str(path))
     if obj["schema"] != SCHEMA or not isinstance(obj["ratios"], list):
         raise InputError(field, f"a proofkit bench result of schema {SCHEMA}", str(path))
+    formats.validate("bench", obj, field)  # the published structure (docs/formats.md)
     return obj
 
 
