@@ -10,6 +10,9 @@ where the family allows one, estimated otherwise, see :mod:`proofkit.fiterror`).
 * confirmed when that holds at the sampled points of a domain the bound does not cover;
 * inconclusive otherwise, and whenever the relation is undefined as printed.
 
+A printed relation that fails while a nearby one holds is reported as an erratum, except for a control:
+a control is false on purpose, so its failure is the check biting, never a misprint (no erratum search).
+
 A relation over the states (``over="states"``), linear in them, between families linear in their
 inputs is bounded over every length t >= 1 and every token sequence in the support's box
 (:mod:`proofkit.certify_states`): over the fit's parameter ball where that bound is tight enough, else at
@@ -160,6 +163,14 @@ class Decision:
     scope: str = ""
 
 
+def _erratum(claim: Relation, envs: list[Env], groups: set[str]) -> tuple[str, mp.mpf, str] | None:
+    """The nearby relation that holds where the printed one fails (:func:`find_erratum`); never for a
+    control, whose failure is the point of it."""
+    if claim.role == "control":
+        return None
+    return find_erratum(claim.lhs, claim.rhs, envs, groups, ZERO_TOL)
+
+
 def decide(theorem: Theorem, claim: Relation, problem: Problem, theta: np.ndarray, env: Env,
            ball_theta: np.ndarray, radius_how: str, proven: bool, fit_residual: mp.mpf,
            rng: np.random.Generator, undefined: Mapping[str, str]) -> Decision:
@@ -175,7 +186,7 @@ def decide(theorem: Theorem, claim: Relation, problem: Problem, theta: np.ndarra
             raise Undefined("; ".join(undefined[m] for m in missing))
         worst, scale = _residual(claim.lhs, claim.rhs, envs)
     except (Undefined, ZeroDivisionError) as exc:
-        found = find_erratum(claim.lhs, claim.rhs, envs, groups, ZERO_TOL)
+        found = _erratum(claim, envs, groups)
         err = None
         if found:
             err = Erratum(claim.statement(), found[0], fmt(found[1]),
@@ -185,7 +196,7 @@ def decide(theorem: Theorem, claim: Relation, problem: Problem, theta: np.ndarra
     where = f"over {dom.words}"
     lo, hi = _ball_residual(theorem, claim, problem, ball_theta, env, dom, undefined)
     if lo is not None and lo > 0 and res > 0 and (proven or res >= REFUTE_MARGIN * (hi - lo) / 2):
-        found = find_erratum(claim.lhs, claim.rhs, envs, groups, ZERO_TOL)
+        found = _erratum(claim, envs, groups)
         err = Erratum(claim.statement(), found[0], fmt(found[1]), found[2]) if found else None
         cert = ("certified: the relation fails on the whole ball, which contains an exact zero-risk "
                 "learner" if proven else
