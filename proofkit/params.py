@@ -31,7 +31,10 @@ SUPERVISION = ("ALL", "ONLY")
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter: its type, allowed values or range, and default."""
+    """One parameter: its type, allowed values or range, and default. ``follows``: the parameter whose
+    value this one takes when it is not set itself (a learned dimension that equals the token dimension
+    n unless set on its own), so ``--set n=3`` moves both and ``--set learned_dim=3`` alone still
+    breaks the equality on purpose."""
 
     name: str
     type: type
@@ -40,6 +43,7 @@ class Param:
     choices: Sequence[Any] | None = None
     min: float | None = None
     max: float | None = None
+    follows: str | None = None
 
     def allowed(self) -> str:
         if self.choices is not None:
@@ -109,6 +113,22 @@ class ParamSpace:
 
     params: tuple[Param, ...] = field(default_factory=tuple)
 
+    def __post_init__(self) -> None:
+        """A ``follows`` names another parameter of this space that follows none, with the same default
+        (so the defaults are what :meth:`resolve` gives without overrides): a theorem file's slip, not
+        bad input."""
+        by_name = {p.name: p for p in self.params}
+        for p in self.params:
+            if p.follows is None:
+                continue
+            leader = by_name.get(p.follows)
+            if leader is None or leader is p or leader.follows is not None:
+                raise ValueError(f"parameter {p.name}: follows must name another parameter that follows "
+                                 f"none, got {p.follows!r}")
+            if leader.default != p.default:
+                raise ValueError(f"parameter {p.name} follows {leader.name}: expected the same default, "
+                                 f"got {p.default!r} and {leader.default!r}")
+
     def names(self) -> list[str]:
         return [p.name for p in self.params]
 
@@ -122,19 +142,35 @@ class ParamSpace:
         return {p.name: p.default for p in self.params}
 
     def resolve(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every parameter's value: the overrides, then for each parameter that follows another and is
+        not overridden the other's value, then the defaults. A followed value this parameter does not
+        allow is bad input naming both parameters (set the follower too, or choose another value)."""
+        given = dict(overrides or {})
         values = self.defaults()
-        for name, value in (overrides or {}).items():
+        for name, value in given.items():
             values[name] = self.get(name).validate(value)
+        for p in self.params:
+            if p.follows is not None and p.name not in given:
+                try:
+                    values[p.name] = p.validate(values[p.follows])
+                except InputError:
+                    raise InputError(
+                        f"--set {p.follows}",
+                        f"a value {p.name} can follow ({p.name} moves with {p.follows} unless set itself "
+                        f"and allows {p.allowed()}): set {p.name} too, or another {p.follows}",
+                        values[p.follows]) from None
         return values
 
     def parse_sets(self, items: Sequence[str]) -> dict[str, Any]:
-        """Parse ['key=value', ...] from the command line."""
+        """Parse ['key=value', ...] from the command line; the combination is checked here (see
+        :meth:`resolve`), before any work starts."""
         out: dict[str, Any] = {}
         for item in items:
             if "=" not in item:
                 raise InputError("--set", "key=value", item)
             key, text = item.split("=", 1)
             out[key.strip()] = self.get(key.strip()).parse(text)
+        self.resolve(out)
         return out
 
 

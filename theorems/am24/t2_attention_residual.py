@@ -279,7 +279,7 @@ THEOREM = Theorem(
               "in the 2n coordinates of (query, key))", min=1, max=3),
         Param("true_degree", int, 2, "feature degree of the true pair map phi", min=1, max=3),
         Param("learned_dim", int, 2, "output dimension k~ of the learned psi (the residual needs k~ = n; "
-              "otherwise it enters through the k~ x n identity)", min=1, max=4),
+              "otherwise it enters through the k~ x n identity)", min=1, max=4, follows="n"),
         Param("residual", bool, True, "the residual + x_i inside the readout (Assumption 3); false: the "
               "no-residual model of the paragraph after eq. (34)"),
         Param("support", str, "iid", "training support: iid U[0,1]^n tokens (every pair support is "

@@ -179,7 +179,7 @@ THEOREM = Theorem(
     params=ParamSpace((
         param_T(2), param_activation(), param_supervision(),
         Param("n", int, 2, "token = state = output dimension", min=1, max=4),
-        Param("learned_dim", int, 2, "state dimension of the learned model", min=1, max=6),
+        Param("learned_dim", int, 2, "state dimension of the learned model", min=1, max=6, follows="n"),
         Param("true_A", str, "invertible", "true readout", choices=("invertible", "singular")),
         Param("true_Lam", str, "invertible", "true transition", choices=("invertible", "singular")),
         Param("true_B", str, "invertible", "true input map", choices=("invertible", "singular")),

@@ -215,7 +215,8 @@ THEOREM = Theorem(
         param_T(2),
         Param("activation", str, "sigmoid", "sigma in the recurrence and the readout", choices=ACTIVATIONS),
         Param("n", int, 2, "token = hidden = output dimension", min=1, max=4),
-        Param("learned_dim", int, 2, "hidden dimension of the learned RNN (the theorem: = n)", min=1, max=4),
+        Param("learned_dim", int, 2, "hidden dimension of the learned RNN (the theorem: = n)", min=1, max=4,
+              follows="n"),
         Param("true_A", str, "invertible", "true readout", choices=("invertible", "singular")),
         Param("support", str, "iid", "training support: iid U[0,1]^n tokens, cut cube (sum <= cut_frac*n*T) "
               "or subspace (tokens (s, 0, ..., 0))", choices=SUPPORTS),
