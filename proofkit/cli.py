@@ -1,4 +1,6 @@
-"""Command line: ``proofkit list|show|check|falsify|scan|replay``. A thin layer over the API.
+"""Command line: ``proofkit list|show|check|falsify|scan|replay|completion`` and the subcommands of
+:data:`COMMAND_MODULES`. A thin layer over the API; help texts, examples and exit codes in ``--help``
+(:mod:`proofkit.clihelp`), a runnable ``reproduce:`` line after every verdict (:mod:`proofkit.reproduce`).
 
 Exit codes: 0 holds / as expected, 1 refuted / regression, 2 bad input, 3 inconclusive. Bad input and
 an engine that cannot evaluate a theorem as written (e.g. the inverse of a non-square matrix) are one
@@ -17,7 +19,7 @@ from typing import Any
 
 import sympy as sp
 
-from . import arrays, parallel, progress, record, registry, report, workguard
+from . import arrays, clihelp, completion, parallel, progress, record, registry, report, reproduce, workguard
 from .atomic import prepare_folder
 from .errors import MAX_ECHO, MAX_EXPECTED, InputError, cap_text
 from .parallel import jobs_arg
@@ -83,8 +85,33 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+class _Version(argparse.Action):
+    """``--version``: the version line (its git commit looked up only when asked)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        print(clihelp.version_line())
+        parser.exit()
+
+
+def _command(sub: Any, name: str, help: str) -> argparse.ArgumentParser:
+    """A subcommand whose --help ends with its examples and exit codes (``clihelp.epilog``)."""
+    return sub.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".",
+                          epilog=clihelp.epilog(name), formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def _json(s: argparse.ArgumentParser, what: str = "the result", verdict: bool = True) -> None:
+    s.add_argument("--json", action="store_true", help=f"{what} as JSON on stdout"
+                   + (" (with the line that reproduces it as \"reproduce\")" if verdict else ""))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="proofkit", description=__doc__.splitlines()[0])
+    p = _Parser(prog="proofkit", description=clihelp.DESCRIPTION, epilog=clihelp.epilog(),
+                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action=_Version, help="print the version (and git commit) and exit")
     p.add_argument("--theorems", action="append", default=[], metavar="DIR",
                    help=f"a folder of your own theorem files, added to the built-in ones (repeatable; "
                         f"also ${registry.ENV}, os.pathsep-separated); see docs/user_theorems.md")
@@ -93,55 +120,68 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"array namespace of the batched float64 screens (default numpy, also "
                         f"${arrays.ENV}); cupy needs the gpu extra and a CUDA device. Exact and ball "
                         f"stages always run on the CPU core")
-    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
-    s = sub.add_parser("list", help="the encoded theorems")
-    s.add_argument("--json", action="store_true")
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser, metavar="COMMAND")
+    s = sub.add_parser("list", help="the encoded theorems: id, title, paper")
+    _json(s, "the list", verdict=False)
     s = sub.add_parser("show", help="statement, assumptions, claims, parameters of a theorem")
-    s.add_argument("id")
+    s.add_argument("id", help="theorem id (see proofkit list)")
     s.add_argument("--json", action="store_true", help="as JSON, the statement as text and as LaTeX")
     s.add_argument("--latex", action="store_true", help="the statement as LaTeX (sympy.latex) only")
     s.add_argument("--drop", action="append", default=[], metavar="ASSUMPTION_ID",
                    help="the statement without this assumption's hypothesis (repeatable)")
 
     def common(s: argparse.ArgumentParser) -> None:
-        s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+        s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                       help="a theorem parameter (repeatable; proofkit show ID lists them). A parameter "
+                            "that follows another (learned_dim follows n) moves with it unless set itself")
         s.add_argument("--dps", type=_dps, default=MIN_DPS,
                        help=f"working decimal digits, {MIN_DPS}..{MAX_DPS} (default {MIN_DPS})")
-        s.add_argument("--seed", type=_seed, default=0)
-        s.add_argument("--json", action="store_true")
+        s.add_argument("--seed", type=_seed, default=0,
+                       help="seed of every random choice: fits, samples, search (default 0)")
+        _json(s)
         add_max_work(s)
 
-    s = sub.add_parser("check", help="decide every claim of a theorem (or --all)")
-    s.add_argument("id", nargs="?")
-    s.add_argument("--all", action="store_true")
+    s = _command(sub, "check", "decide every claim of a theorem (or --all)")
+    s.add_argument("id", nargs="?", help="theorem id (see proofkit list); or --all")
+    s.add_argument("--all", action="store_true",
+                   help="every theorem: the verdict table; exit 0 iff every verdict is the expected one")
     s.add_argument("-j", "--jobs", type=jobs_arg, default=1, metavar="N",
                    help="with --all: N worker processes (0: one per CPU; default 1); same verdicts")
     common(s)
-    s = sub.add_parser("falsify", help="search for a counterexample under a variant")
-    s.add_argument("id")
-    s.add_argument("--drop", action="append", default=[], metavar="ASSUMPTION_ID")
-    s.add_argument("--out", default="counterexamples", help="folder for records")
-    s.add_argument("--no-shrink", action="store_true", help="keep the given dimensions")
+    s = _command(sub, "falsify", "search for a counterexample under a variant")
+    s.add_argument("id", help="theorem id (see proofkit list)")
+    s.add_argument("--drop", action="append", default=[], metavar="ASSUMPTION_ID",
+                   help="search without this assumption: sets the parameters that violate it "
+                        "(repeatable; proofkit show ID lists them)")
+    s.add_argument("--out", default="counterexamples", metavar="DIR",
+                   help="folder for counterexample records (default counterexamples)")
+    s.add_argument("--no-shrink", action="store_true",
+                   help="keep the given dimensions (by default a counterexample is searched at smaller ones)")
+    s.add_argument("--expect-counterexample", action="store_true",
+                   help="for scripts: exit 0 iff a counterexample is found (1 when none is)")
     common(s)
-    s = sub.add_parser("scan", help="verdict per parameter value and the threshold")
-    s.add_argument("id")
-    s.add_argument("--param", required=True)
-    s.add_argument("--values", required=True, help="comma-separated values of --param")
+    s = _command(sub, "scan", "verdict per parameter value and the threshold")
+    s.add_argument("id", help="theorem id (see proofkit list)")
+    s.add_argument("--param", required=True, metavar="NAME", help="the parameter to scan")
+    s.add_argument("--values", required=True, metavar="V1,V2,...", help="comma-separated values of --param")
     s.add_argument("--no-search", action="store_true", help="check only; no counterexample search")
-    s.add_argument("--out", default=None, help="folder for counterexample records (default: none written)")
+    s.add_argument("--out", default=None, metavar="DIR",
+                   help="folder for counterexample records (default: none written)")
     s.add_argument("-j", "--jobs", type=jobs_arg, default=1, metavar="N",
                    help="N worker processes over the values (0: one per CPU; default 1); same rows")
     common(s)
     s = sub.add_parser("report", help="the paper tables reproduced row by row (theorems *.TAB*)")
-    s.add_argument("ids", nargs="*")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("ids", nargs="*", help="theorem ids (default: every *.TAB* theorem)")
+    _json(s, "the tables", verdict=False)
     add_max_work(s)
     for module in COMMAND_MODULES:  # subcommands that live beside their engine (crasp, sweep, bench)
         importlib.import_module(module).add_commands(sub, _Parser, add_max_work)
-    s = sub.add_parser("replay", help="recompute a counterexample record")
-    s.add_argument("file")
-    s.add_argument("--json", action="store_true")
+    s = _command(sub, "replay", "recompute a counterexample record")
+    s.add_argument("file", metavar="FILE", help="a counterexample record (JSON) written by falsify or scan")
+    _json(s)
     add_max_work(s)
+    s = _command(sub, "completion", "print a shell completion script")
+    s.add_argument("shell", choices=completion.SHELLS, help="the shell to complete in")
     return p
 
 
@@ -173,10 +213,40 @@ def cmd_show(args: argparse.Namespace) -> int:
         "claims": [{"name": c.name, "role": c.role, "statement": c.statement(),
                     "expected": str(thm.expect.get(c.name, ""))} for c in thm.claims],
         "parameters": [{"name": p.name, "type": p.type.__name__, "default": p.default,
-                        "allowed": p.allowed(), "help": p.help} for p in thm.params.params],
+                        "allowed": p.allowed(), "help": p.help, "follows": p.follows}
+                       for p in thm.params.params],
     }
     _emit(args, obj, report.show(thm, args.drop))
     return 0
+
+
+def _set_texts(args: argparse.Namespace) -> dict[str, str]:
+    """The --set items as typed (name -> value text), for reproduce lines (parsed before this is used)."""
+    return {k.strip(): v.strip() for k, v in (item.split("=", 1) for item in args.set)}
+
+
+def _text(value: Any) -> str:
+    """A parameter value as --set / --values read it."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _reproduce(args: argparse.Namespace, theorem_id: str | None = None,
+               values: str | None = None) -> str | None:
+    """The runnable line that recomputes this command's verdict (for check --all: one theorem's, given
+    ``theorem_id``; for scan: one value's, given ``values``); None for commands without a verdict."""
+    if args.cmd == "replay":
+        return reproduce.line("replay", extra=[str(Path(args.file).resolve())])
+    if args.cmd not in ("check", "falsify", "scan"):
+        return None
+    extra: list[str] = []
+    if args.cmd == "check" and theorem_id is None and args.all:
+        extra.append("--all")
+    if args.cmd == "falsify":
+        extra += ["--no-shrink"] * args.no_shrink + ["--expect-counterexample"] * args.expect_counterexample
+    if args.cmd == "scan":
+        extra += ["--param", args.param, "--values", values or args.values] + ["--no-search"] * args.no_search
+    return reproduce.line(args.cmd, theorem_id or args.id, sets=_set_texts(args), seed=args.seed,
+                          dps=args.dps, drops=args.drop if args.cmd == "falsify" else (), extra=extra)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -187,34 +257,41 @@ def cmd_check(args: argparse.Namespace) -> int:
     thms = list(registry.load_all().values()) if args.all else [registry.get(args.id)]
     if args.all and args.set:
         raise InputError("--set", "no --set with --all (parameters differ between theorems)")
+    sets = thms[0].params.parse_sets(args.set) if not args.all else {}
     results: list[TheoremResult] = []
+
+    def as_json(res: TheoremResult) -> str:
+        return json.dumps(dict(res.as_dict(), reproduce=_reproduce(args, res.id)), default=str)
 
     def emit(i: int, res: TheoremResult) -> None:  # as each theorem is decided (pool: completion order)
         if args.all:
             progress.done(f"{progress.counter(i + 1, len(thms))} {res.id:12s} {res.verdict}"
                           f"{'' if res.as_expected() else '  (NOT as expected)'} ({res.elapsed_s:.1f} s)")
         elif not args.json:
-            print(report.theorem_detail(res))
+            print(report.theorem_detail(res) + f"\nreproduce: {_reproduce(args, res.id)}")
         if args.json and args.jobs <= 1:
-            print(json.dumps(res.as_dict(), default=str), flush=True)
+            print(as_json(res), flush=True)
 
     if args.all and args.jobs > 1:  # pooled: rows stream on stderr, stdout in input order at the end
         calls = [(t.id, args.dps, args.seed) for t in thms]
         results = parallel.run_all(parallel.check_id, calls, args.jobs, on_done=emit)
         if args.json:
             for res in results:
-                print(json.dumps(res.as_dict(), default=str), flush=True)
+                print(as_json(res), flush=True)
     else:
         for i, t in enumerate(thms):
-            results.append(check(t, t.params.parse_sets(args.set), dps=args.dps, seed=args.seed))
+            results.append(check(t, sets, dps=args.dps, seed=args.seed))
             emit(i, results[-1])
     if args.all:
         if not args.json:
             print(report.verdict_table(results))
             for r in results:
-                if r.errata:
-                    for e in r.errata:
-                        print(f"erratum {r.id}: printed {e.printed}; holds: {e.found} ({e.residual})")
+                for e in r.errata:
+                    print(f"erratum {r.id}: printed {e.printed}; holds: {e.found} ({e.residual})")
+            for r in results:
+                if not r.as_expected():
+                    print(f"reproduce {r.id}: {_reproduce(args, r.id)}")
+            print(f"reproduce: {_reproduce(args)}")
         return 0 if all(r.as_expected() for r in results) else 1
     return EXIT[results[0].verdict]
 
@@ -238,12 +315,14 @@ def cmd_falsify(args: argparse.Namespace) -> int:
     if wanted is not None and Path(res.record_path).name != wanted:  # docs/records.md: never replaced
         print(f"proofkit: note: {Path(res.record_path).with_name(wanted)} holds a different record; "
               f"kept it and wrote this one as {res.record_path}", file=sys.stderr)
-    text = (f"{thm.id} dropped [{', '.join(res.dropped) or 'none'}]: {res.verdict}"
-            + (f"\n  counterexample: {res.record_path}" if res.found else "")
-            + f"\n  {res.how}\n  search effort: {res.effort}\n  seed {args.seed}, dps {args.dps}, "
-            f"{res.elapsed_s:.2f}s")
-    _emit(args, res.as_dict(), text)
-    return EXIT[res.verdict] if res.found or res.verdict == Verdict.INCONCLUSIVE else 0
+    line = _reproduce(args)
+    _emit(args, dict(res.as_dict(), reproduce=line),
+          report.falsify_text(res, thm, overrides, args.drop) + f"\nreproduce: {line}")
+    if res.verdict == Verdict.INCONCLUSIVE and not res.found:
+        return EXIT[Verdict.INCONCLUSIVE]
+    if args.expect_counterexample:  # for scripts that want a counterexample
+        return 0 if res.found else 1
+    return EXIT[res.verdict] if res.found else 0
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
@@ -251,16 +330,30 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
     thm = registry.get(args.id)
     param = thm.params.get(args.param)
-    values = [param.parse(v) for v in args.values.split(",") if v.strip()]
-    if not values:
-        raise InputError("--values", "a comma-separated list of values")
     base = thm.params.parse_sets(args.set)
     if args.param in base:
         raise InputError("--set", f"no --set {args.param} (it is the scanned parameter)", args.param)
+    values = []
+    for text in args.values.split(","):
+        if not text.strip():
+            continue
+        try:  # each value alone, then with the --set values (a parameter that follows it must allow it)
+            values.append(param.parse(text))
+            thm.params.resolve(dict(base, **{args.param: values[-1]}))
+        except InputError as exc:
+            raise InputError("--values", f"each entry {exc.expected} (values of {args.param})",
+                             exc.got) from None
+    if not values:
+        raise InputError("--values", "a comma-separated list of values")
     out_dir = prepare_folder(args.out, "--out", create=True) if args.out else None  # before the scan
     res = scan(thm, args.param, values, base, dps=args.dps, seed=args.seed, search=not args.no_search,
                out_dir=out_dir, jobs=args.jobs)
-    _emit(args, res.as_dict(), report.scan_text(res))
+    rows = [_reproduce(args, values=_text(row.value)) for row in res.rows]
+    obj = res.as_dict()
+    for row, line in zip(obj["rows"], rows):
+        row["reproduce"] = line
+    line = _reproduce(args)
+    _emit(args, dict(obj, reproduce=line), report.scan_text(res, rows) + f"\nreproduce: {line}")
     return 0
 
 
@@ -268,10 +361,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .replay import replay
 
     res = replay(args.file)
+    line = _reproduce(args)
     text = (f"{res.path}: {'reproduces' if res.reproduces else 'DOES NOT reproduce'}"
-            f" ({'certified' if res.certified else 'not certified'})\n  {res.how}")
-    _emit(args, res.as_dict(), text)
+            f" ({'certified' if res.certified else 'not certified'})\n  {res.how}\nreproduce: {line}")
+    _emit(args, dict(res.as_dict(), reproduce=line), text)
     return 0 if res.reproduces else 1
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    print(completion.script(build_parser(), args.shell), end="")
+    return 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -296,7 +395,8 @@ def cmd_crasp(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     builtin = {"list": cmd_list, "show": cmd_show, "check": cmd_check, "falsify": cmd_falsify,
-               "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp, "report": cmd_report}
+               "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp, "report": cmd_report,
+               "completion": cmd_completion}
     handler = getattr(args, "handler", None) or builtin[args.cmd]
     try:
         cap = args.max_work if args.max_work is not None else workguard.max_work()
@@ -309,8 +409,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ENGINE_UNDEFINED as exc:  # backstop: the engine could not evaluate, which decides nothing
         reason = (f"{exc or type(exc).__name__} (the engine could not evaluate the theorem as written "
                   f"at these parameters)")
+        line = _reproduce(args)
         if getattr(args, "json", False):
-            print(json.dumps({"verdict": str(Verdict.INCONCLUSIVE), "reason": reason}))
+            print(json.dumps({"verdict": str(Verdict.INCONCLUSIVE), "reason": reason}
+                             | ({"reproduce": line} if line else {})))
+        elif line:
+            print(f"reproduce: {line}")
         print(f"proofkit: inconclusive: {reason}", file=sys.stderr)
         return EXIT[Verdict.INCONCLUSIVE]
     except BrokenPipeError:  # output piped into head & co.

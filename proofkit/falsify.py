@@ -48,13 +48,29 @@ class FalsifyResult:
     seed: int = 0
     dps: int = 60
     details: dict[str, Any] = field(default_factory=dict)
+    #: the learned family's parameter blocks (name -> shape, in the order of the record's learned_params)
+    layout: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def learned(self) -> dict[str, dict[str, Any]]:
+        """The counterexample's learned parameters by block: name -> {"shape", "values"} with the values
+        as the record's exact decimal strings, nested like the block (empty when no model was found)."""
+        flat = (self.record or {}).get("learned_params")
+        if not self.layout or not isinstance(flat, list):
+            return {}
+        out, i = {}, 0
+        for name, shape in self.layout.items():
+            size = int(np.prod(shape))
+            out[name] = {"shape": list(shape),
+                         "values": np.array(flat[i:i + size], dtype=object).reshape(shape).tolist()}
+            i += size
+        return out
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.theorem, "verdict": str(self.verdict), "found": self.found,
                 "dropped": self.dropped, "params": self.params, "effort": self.effort,
                 "record": self.record_path, "certified": self.certified, "how": self.how,
                 "seed": self.seed, "dps": self.dps, "elapsed_s": round(self.elapsed_s, 3),
-                "details": self.details}
+                "details": self.details, "learned": self.learned()}
 
 
 STRONG_GAP = mp.mpf("1e-3")  # a gap this large ends the search; smaller ones keep it going
@@ -234,7 +250,8 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
     effort = outcome.effort + (f"; dimensions shrunk: {tried_dims}" if tried_dims else "")
     return FalsifyResult(found=True, verdict=Verdict.REFUTED, effort=effort,
                          record_path=str(path) if path else None, record=rec, certified=certified,
-                         how=how, elapsed_s=time.perf_counter() - t0, **base)
+                         how=how, elapsed_s=time.perf_counter() - t0, layout=dict(problem.learned.layout),
+                         **base)
 
 
 @dataclass

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import shlex
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import mpmath as mp
@@ -10,9 +11,10 @@ import sympy as sp
 
 from .spec import Theorem
 from .tolerances import fmt
-from .verdict import TheoremResult
+from .verdict import TheoremResult, Verdict
 
-if TYPE_CHECKING:  # scan imports the engine; rendering needs only its result type
+if TYPE_CHECKING:  # scan and falsify import the engine; rendering needs only their result types
+    from .falsify import FalsifyResult
     from .scan import ScanResult
 
 
@@ -44,7 +46,8 @@ def human(value: Any) -> str:
 
 
 def theorem_detail(r: TheoremResult) -> str:
-    """One theorem's result: verdict, flags, every claim with its evidence, errata, diagnostics."""
+    """One theorem's result: verdict, flags, every claim with its evidence, errata, diagnostics (the fit
+    and the local identifiability in words)."""
     out = [f"{r.id}: {r.verdict}  (dps {r.dps}, seed {r.seed}, {r.elapsed_s:.2f}s)"]
     if r.violated_assumptions:
         out.append("  assumptions violated by these parameters: " + ", ".join(r.violated_assumptions))
@@ -60,13 +63,55 @@ def theorem_detail(r: TheoremResult) -> str:
     for e in r.errata:
         out.append(f"  ERRATUM: printed {e.printed}; holds instead: {e.found} (residual {e.residual}; "
                    f"{e.note})")
-    for key, val in r.diagnostics.items():
-        if key != "timings_s":
-            out.append(f"  {key}: {human(val)}")
-    if "timings_s" in r.diagnostics:
-        t = ", ".join(f"{k} {v:.2f}s" for k, v in r.diagnostics["timings_s"].items())
-        out.append(f"  time: {t}")
+    out += diagnostic_lines(r.diagnostics, r.dps)
     return "\n".join(out)
+
+
+def fit_sentence(fit: Mapping[str, Any], dps: int) -> str:
+    """The fit diagnostics of a check as a sentence: which (seeded) start converged, the training
+    residual at ``dps`` digits and the float64 warm start's, the polish iterations; or why none did."""
+    tried = fit.get("restarts_tried")
+    f64 = fit.get("float64_residual")
+    if not fit.get("converged"):
+        return (f"did not converge ({tried} seeded start(s) tried): {fit.get('reason') or 'no reason given'}"
+                + ("" if f64 is None or "best" in str(fit.get("reason")) else
+                   f"; best float64 residual {human(f64)}"))
+    used = fit.get("restart_used")
+    which = f"from start {used + 1} of {tried} tried (seeded)" if isinstance(used, int) else ""
+    polish = fit.get("mp_iterations", 0)
+    return (f"converged{' ' + which if which else ''}: training residual {fit.get('train_residual')} at "
+            f"{dps} digits after {polish} polish iteration{'' if polish == 1 else 's'} (the float64 warm "
+            f"start reached {human(f64)})")
+
+
+def identifiability_sentence(text: str) -> str:
+    """The local identifiability summary with its conclusion first ("test outputs locally identified:
+    J_train rank ...")."""
+    parts = text.split("; ")
+    if len(parts) > 1 and parts[-1].startswith("test outputs"):
+        return f"{parts[-1]}: " + "; ".join(parts[:-1])
+    return text
+
+
+def diagnostic_lines(diag: Mapping[str, Any], dps: int) -> list[str]:
+    """The diagnostics of a check in words, the timings last."""
+    out = []
+    for key, val in diag.items():
+        if key == "timings_s":
+            continue
+        if key == "fit" and isinstance(val, Mapping):
+            out.append(f"  fit: {fit_sentence(val, dps)}")
+        elif key == "groups" and isinstance(val, Mapping):
+            if val:
+                out.append("  group elements: " + "; ".join(str(v) for v in val.values()))
+        elif key == "local_identifiability" and isinstance(val, str):
+            out.append(f"  local identifiability: {identifiability_sentence(val)}")
+        else:
+            out.append(f"  {key.replace('_', ' ')}: {human(val)}")
+    if "timings_s" in diag:
+        t = ", ".join(f"{k} {v:.2f}s" for k, v in diag["timings_s"].items())
+        out.append(f"  time: {t}")
+    return out
 
 
 def statement_lines(thm: Theorem, dropped: Sequence[str] = ()) -> list[str]:
@@ -121,7 +166,8 @@ def show(thm: Theorem, dropped: Sequence[str] = ()) -> str:
         out.append(f"    {c.name} ({c.role}{', expected ' + str(exp) if exp else ''}): {c.statement()}")
     out.append("  parameters:")
     for p in thm.params.params:
-        out.append(f"    {p.name} = {p.default!r}  ({p.allowed()}) {p.help}")
+        follows = f"; follows {p.follows} unless set" if p.follows else ""
+        out.append(f"    {p.name} = {p.default!r}  ({p.allowed()}{follows}) {p.help}")
     return "\n".join(out)
 
 
@@ -133,14 +179,15 @@ def table_rows(thm: Theorem, r: TheoremResult) -> str:
     return "\n".join(out)
 
 
-def scan_text(r: ScanResult) -> str:
+def scan_text(r: ScanResult, row_lines: Sequence[str] = ()) -> str:
     """A parameter scan: per value its status, the check verdict with each conclusion's, the search
-    verdict (and whether its counterexample is certified), the reason, then the threshold and any
-    monotonicity warning."""
+    verdict (and whether its counterexample is certified), the reason and the line that reproduces the
+    value (``row_lines``, in row order), then the threshold (numeric parameters) or the verdict of each
+    value (categorical ones, where "smallest" means nothing) and any monotonicity warning."""
     search = "with" if r.searched else "without"
     out = [f"{r.theorem}: scan over {r.param} {search} counterexample search (dps {r.dps}, seed {r.seed}, "
            f"{r.elapsed_s:.1f}s)"]
-    for row in r.rows:
+    for i, row in enumerate(r.rows):
         claims = ", ".join(f"{k} {v}" for k, v in row.conclusions.items())
         out.append(f"  {r.param}={row.value}: {row.status.upper()}  ({row.elapsed_s:.1f}s)")
         out.append(f"      check: {row.check_verdict}" + (f" ({claims})" if claims else ""))
@@ -153,11 +200,117 @@ def scan_text(r: ScanResult) -> str:
             out.append("      assumptions violated: " + ", ".join(row.violated_assumptions))
         if row.status != "holds":
             out.append(f"      why: {row.reason}")
+        if i < len(row_lines):
+            out.append(f"      reproduce: {row_lines[i]}")
     if r.ordered:
         out.append(f"smallest {r.param} from which every scanned value holds: "
                    + ("none (the largest scanned value does not hold)" if r.threshold is None
                       else str(r.threshold)))
     else:
-        out.append(f"no threshold: {r.param} is not a numeric parameter")
+        out.append(f"per value ({r.param} is categorical, so no threshold): "
+                   + ", ".join(f"{row.value} {row.status}" for row in r.rows))
     out += [f"warning: {w}" for w in r.warnings]
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------- falsify
+def short_number(text: str, digits: int = 6) -> str:
+    """A stored exact value (decimal or p/q string) in at most ``digits`` significant digits."""
+    try:
+        if "/" in text:
+            if len(text) <= 12:
+                return text
+            num, den = text.split("/")
+            return mp.nstr(mp.mpf(num) / mp.mpf(den), digits)
+        return mp.nstr(mp.mpf(text), digits)
+    except (ValueError, TypeError, ZeroDivisionError):
+        return text
+
+
+def _nested(values: Any) -> str:
+    return "[" + ", ".join(_nested(v) for v in values) + "]" if isinstance(values, list) \
+        else short_number(str(values))
+
+
+def learned_lines(blocks: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """``A   (2x2) = [[1.5, -0.7], [0.4, 1.2]]``: each parameter block of a learned model by its name and
+    shape, values in short decimals (the record keeps every digit)."""
+    labels = {name: f"{name} ({'x'.join(str(d) for d in b['shape']) or 'scalar'})"
+              for name, b in blocks.items()}
+    width = max((len(v) for v in labels.values()), default=0)
+    return [f"    {labels[name].ljust(width)} = {_nested(b['values'])}" for name, b in blocks.items()]
+
+
+def _at(thm: Theorem, params: Mapping[str, Any]) -> str:
+    """The parameters a reader needs to place a search: the dimensions, T, and every non-default one."""
+    defaults = thm.params.defaults()
+    keys = [k for group in thm.dims for k in group] + ["T"]
+    keys += [k for k, v in params.items() if defaults.get(k, v) != v]
+    return ", ".join(f"{k}={params[k]}" for k in dict.fromkeys(keys) if k in params)
+
+
+def next_steps(thm: Theorem, sets: Mapping[str, Any], drops: Sequence[str], seed: int, dps: int,
+               params: Mapping[str, Any]) -> list[str]:
+    """What to try after an empty search, as runnable lines: each dimension group one larger (a
+    parameter that follows another moves with it), another seed, a scan over T, other assumptions."""
+    from .reproduce import line
+
+    out = []
+    for group in thm.dims:
+        moved = [p for p in map(thm.params.get, group) if p.follows not in group or p.name in sets]
+        if all(p.max is None or params[p.name] + 1 <= p.max for p in moved):
+            grown = dict(sets, **{p.name: params[p.name] + 1 for p in moved})
+            along = [p.name for p in map(thm.params.get, group) if p not in moved]
+            label = " and ".join(p.name for p in moved) + (f" ({', '.join(along)} follows)" if along else "")
+            out.append(f"    a larger {label}: "
+                       f"{line('falsify', thm.id, sets=grown, drops=drops, seed=seed, dps=dps)}")
+    out.append(f"    another seed: {line('falsify', thm.id, sets=sets, drops=drops, seed=seed + 1, dps=dps)}")
+    if "T" in params and isinstance(params["T"], int):
+        p = thm.params.get("T")
+        values = [t for t in (params["T"] - 1, params["T"], params["T"] + 1)
+                  if (p.min is None or t >= p.min) and (p.max is None or t <= p.max)]
+        base = {k: v for k, v in sets.items() if k != "T"}
+        scan = line("scan", thm.id, sets=base, seed=seed, dps=dps,
+                    extra=["--param", "T", "--values", ",".join(map(str, values))])
+        out.append(f"    a scan over T: {scan}")
+    others = [a.id for a in thm.assumptions if a.drop and a.id not in drops]
+    if others:
+        out.append("    an assumption dropped (each searched where it fails): "
+                   + ", ".join(f"--drop {shlex.quote(a)}" for a in others))
+    return out
+
+
+def falsify_text(res: FalsifyResult, thm: Theorem, sets: Mapping[str, Any], drops: Sequence[str]) -> str:
+    """A search's result in words: the counterexample with its learned parameters by block and its
+    witness, or what was searched and what to try next."""
+    out = [f"{res.theorem} dropped [{', '.join(res.dropped) or 'none'}]: {res.verdict}"]
+    rec = res.record or {}
+    if res.found:
+        if res.record_path:
+            out.append(f"  counterexample: {res.record_path}  (check it: proofkit replay {res.record_path})")
+        out.append(f"  at {_at(thm, res.params)}")
+        blocks = res.learned()
+        if blocks:
+            out.append("  learned model h (zero training risk, differs from f beyond training):")
+            out += learned_lines(blocks)
+        if rec.get("kind") == "model":
+            gap = short_number(str(rec.get("test_discrepancy")))
+            tokens = rec.get("witness") if isinstance(rec.get("witness"), list) else []
+            shown = f" x = {_nested(tokens)}" if 0 < len(tokens) <= 8 else ""
+            out.append(f"  witness: a length-{rec.get('witness_length')} sequence{shown} where "
+                       f"|h - f| / max(1, |f|) = {gap} ({rec.get('claim')} fails)")
+        elif isinstance(rec.get("witness"), Mapping):
+            out.append("  witness: " + "; ".join(f"{k} = {v}" for k, v in rec["witness"].items()))
+        said = res.how.startswith(("certified", "uncertified"))  # certify_model's words say it already
+        out.append(f"  {'' if said else 'certified: ' if res.certified else 'NOT certified: '}{res.how}")
+    else:
+        out.append(f"  {res.how}")
+        if res.verdict == Verdict.CONFIRMED:
+            out.append(f"  searched at {_at(thm, res.params)}: every learner the search fitted to zero "
+                       "training risk agrees with f on the test sequences; this is evidence, not a proof "
+                       "(the search is local: seeded fits and steps from them)")
+        out.append("  what to try:")
+        out += next_steps(thm, sets, drops, res.seed, res.dps, res.params)
+    out.append(f"  search effort: {res.effort}")
+    out.append(f"  seed {res.seed}, dps {res.dps}, {res.elapsed_s:.2f}s")
     return "\n".join(out)

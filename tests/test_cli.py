@@ -95,7 +95,7 @@ def test_show_text_and_json(capsys):
     (["scan", THM, "--param", "T", "--values", "1", "--dps", "30"], ["--dps", "30"]),
     (["check", THM, "--seed", "-1"], ["--seed"]),
     (["scan", THM, "--param", "depth", "--values", "1,2"], ["depth"]),
-    (["scan", THM, "--param", "T", "--values", "1,x"], ["T", "x"]),
+    (["scan", THM, "--param", "T", "--values", "1,x"], ["--values", "T", "x"]),
     (["scan", THM, "--param", "T", "--values", ","], ["--values"]),
     (["scan", THM, "--param", "T", "--values", "1,2", "--set", "T=3"], ["--set", "scanned"]),
     (["--theorems", "/nonexistent-folder", "list"], ["--theorems", "/nonexistent-folder"]),
@@ -124,6 +124,7 @@ def test_falsify_drop_writes_record(falsified):
     assert obj["id"] == THM and obj["found"] is True and obj["verdict"] == "refuted"
     assert obj["dropped"] == ["T>=2"] and obj["params"]["T"] == 1
     assert obj["certified"] is True
+    assert obj["reproduce"] == f"proofkit falsify {THM} --drop 'T>=2' --seed 0 --dps 60"
     path = Path(obj["record"])
     assert path.parent == out_dir and path.is_file()
     assert list(out_dir.iterdir()) == [path]
@@ -137,8 +138,10 @@ def test_replay_written_record(capsys, falsified):
     assert code == 0 and err == ""
     obj = json.loads(out)
     assert obj == {**obj, "record": path, "reproduces": True, "certified": True}
+    assert obj["reproduce"] == f"proofkit replay {Path(path).resolve()}"
     code, out, _ = run(capsys, "replay", path)
     assert code == 0 and "reproduces" in out and "DOES NOT" not in out
+    assert out.rstrip().splitlines()[-1] == f"reproduce: {obj['reproduce']}"
 
 
 def test_replay_tampered_record_exits_2(capsys, tmp_path, falsified):
@@ -224,6 +227,7 @@ def test_check_json(capsys):
     assert by_name["B~ = B C (as printed)"]["verdict"] == "refuted"
     assert by_name["control: Lam~ = Lam (wrong group: identity)"]["verdict"] == "refuted"
     assert obj["as_expected"] is True
+    assert obj["reproduce"] == f"proofkit check {THM} --seed 0 --dps 60"
     for e in obj["errata"]:
         assert {"printed", "found", "residual"} <= set(e)
     errata = {(e["printed"], e["found"]) for e in obj["errata"]}
@@ -247,6 +251,8 @@ def test_scan_text_no_search(capsys):
     assert code == 0 and err == ""
     assert "without counterexample search" in out and "T=2: HOLDS" in out and "search:" not in out
     assert "smallest T from which every scanned value holds: 2" in out
+    line = f"proofkit scan {THM} --seed 0 --dps 60 --param T --values 2 --no-search"
+    assert f"      reproduce: {line}" in out and out.rstrip().splitlines()[-1] == f"reproduce: {line}"
 
 
 # ----------------------------------------------------------------------------- engine backstop
@@ -265,14 +271,17 @@ def _raises(exc: Exception):
     (["replay", "some.json"], "proofkit.replay.replay"),
 ])
 def test_engine_undefined_is_inconclusive_not_refuted(capsys, monkeypatch, tmp_path, exc, argv, target):
-    """An engine that cannot evaluate a theorem as written: one line, exit 3, never a traceback or 1."""
+    """An engine that cannot evaluate a theorem as written: one line on stderr, exit 3, never a traceback
+    or 1; stdout has the line that reproduces it (a "reproduce" field with --json)."""
     monkeypatch.setattr(target, _raises(exc))
     code, out, err = run(capsys, *argv, *(["--out", str(tmp_path)] if argv[0] == "falsify" else []))
-    assert code == 3 and out == ""
+    assert code == 3 and out.startswith(f"reproduce: proofkit {argv[0]} ") and out.count("\n") == 1
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("proofkit: inconclusive: ") and str(exc) in lines[0]
+    line = out[len("reproduce: "):].strip()
     code, out, err = run(capsys, *argv, "--json")
-    assert code == 3 and json.loads(out) == {"verdict": "inconclusive", "reason": err.strip()[24:]}
+    assert code == 3 and json.loads(out) == {"verdict": "inconclusive", "reason": err.strip()[24:],
+                                             "reproduce": line}
 
 
 def test_engine_undefined_in_scan_is_an_inconclusive_value(capsys, monkeypatch):

@@ -1,0 +1,149 @@
+"""The CLI's help, version and shell completion: every option has a help text, --help shows examples and
+the exit codes, --version names the version and the commit, and ``proofkit completion SHELL`` prints a
+script that is valid in that shell, knows every subcommand and completes theorem ids."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from proofkit import clihelp, completion
+from proofkit.cli import build_parser, main
+from proofkit.testing import run_cli as run
+
+
+def parsers(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from parsers(sub, (*path, name))
+
+
+def subcommand_paths() -> list[tuple[str, ...]]:
+    return [path for path, _ in parsers(build_parser()) if path]
+
+
+def test_every_option_and_subcommand_has_help():
+    missing = []
+    for path, parser in parsers(build_parser()):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                helps = {a.dest: a.help for a in action._choices_actions}
+                missing += [(*path, name) for name in action.choices if not helps.get(name)]
+            elif not action.help:
+                missing.append((*path, action.dest))
+    assert missing == []
+
+
+@pytest.mark.parametrize("argv", [[], ["check"], ["falsify"], ["scan"], ["replay"], ["completion"]])
+def test_help_ends_with_examples_and_exit_codes(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, "--help"])
+    out = capsys.readouterr().out
+    assert exc.value.code == 0
+    examples, codes = out.index("examples:"), out.index("exit codes:")
+    assert examples < codes
+    assert re.search(r"^  0  ", out[codes:], re.M) and re.search(r"^  2  bad input", out[codes:], re.M)
+    for line in out[examples:codes].splitlines()[1:]:  # the examples are commands, formatted as written
+        assert not line.strip() or line.startswith("  proofkit ") or not line.startswith(" ")
+
+
+def test_falsify_help_documents_the_expect_counterexample_exit_codes(capsys):
+    with pytest.raises(SystemExit):
+        main(["falsify", "--help"])
+    out = capsys.readouterr().out
+    assert "--expect-counterexample" in out and "0 iff a counterexample is found" in out
+
+
+def test_version_names_the_version_and_the_commit(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    out = capsys.readouterr().out.strip()
+    assert exc.value.code == 0
+    assert re.fullmatch(r"proofkit \d+\.\d+\.\d+\S* \((git [0-9a-f]{4,40}(-dirty)?|installed)\)", out), out
+    root = Path(clihelp.__file__).resolve().parent.parent
+    if (root / ".git").exists() and shutil.which("git"):
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        assert f"(git {head}" in out
+
+
+def test_a_folder_without_git_is_an_installed_copy(tmp_path):
+    assert clihelp._git_commit(tmp_path) is None
+
+
+# ----------------------------------------------------------------------------- completion
+@pytest.mark.parametrize("shell", completion.SHELLS)
+def test_completion_script_knows_every_subcommand_and_option(capsys, shell):
+    code, out, err = run(capsys, "completion", shell)
+    assert code == 0 and err == ""
+    for path in subcommand_paths():
+        assert re.search(rf"(?<![\w-]){re.escape(path[-1])}(?![\w-])", out), (shell, path)
+    for _, parser in parsers(build_parser()):
+        for action in parser._actions:
+            for flag in action.option_strings:
+                word = flag if shell != "fish" else f"-l {flag[2:]}" if flag[:2] == "--" else f"-s {flag[1:]}"
+                assert word in out, (shell, flag)
+
+
+def test_an_unknown_shell_is_bad_input(capsys):
+    code, out, err = run(capsys, "completion", "tcsh")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "tcsh" in err
+
+
+SYNTAX = {"bash": ["bash", "-n"], "zsh": ["zsh", "-n"], "fish": ["fish", "--no-execute"]}
+
+
+@pytest.mark.parametrize("shell", completion.SHELLS)
+def test_completion_script_is_valid_in_its_shell(tmp_path, shell):
+    if shutil.which(SYNTAX[shell][0]) is None:
+        pytest.skip(f"{shell} is not installed")
+    path = tmp_path / f"proofkit.{shell}"
+    path.write_text(completion.script(build_parser(), shell))
+    done = subprocess.run([*SYNTAX[shell], str(path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture()
+def on_path(tmp_path):
+    """A ``proofkit`` on PATH that runs this interpreter's proofkit (the script calls ``proofkit list``)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    exe = bin_dir / "proofkit"
+    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m proofkit.cli "$@"\n')
+    exe.chmod(0o755)
+    return bin_dir
+
+
+BASH_CASES = [  # the words typed, the last one being completed; the completions wanted
+    (["proofkit", "ch"], {"check"}),
+    (["proofkit", "check", "AM24.T"], {"AM24.T1", "AM24.T2", "AM24.T3", "AM24.T4", "AM24.T5"}),
+    (["proofkit", "falsify", "AM24.T4", "--no-sh"], {"--no-shrink"}),
+    (["proofkit", "--backend", "nu"], {"numpy"}),
+    (["proofkit", "crasp", "co"], {"compile"}),
+    (["proofkit", "completion", ""], set(completion.SHELLS)),
+    (["proofkit", "check", "--dps", ""], set()),
+]
+
+
+def test_bash_completes_subcommands_options_choices_and_theorem_ids(tmp_path, on_path):
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    script = tmp_path / "proofkit.bash"
+    script.write_text(completion.script(build_parser(), "bash"))
+    program = (f"source {shlex.quote(str(script))}\n"
+               't() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _proofkit; '
+               'echo "${COMPREPLY[*]}"; }\n'
+               + "\n".join("t " + " ".join(shlex.quote(w) for w in words) for words, _ in BASH_CASES) + "\n")
+    done = subprocess.run(["bash", "-c", program], capture_output=True, text=True, timeout=120,
+                          env={"PATH": f"{on_path}:/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert [set(line.split()) for line in done.stdout.splitlines()] == [want for _, want in BASH_CASES]
