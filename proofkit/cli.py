@@ -19,7 +19,19 @@ from typing import Any
 
 import sympy as sp
 
-from . import arrays, clihelp, completion, parallel, progress, record, registry, report, reproduce, workguard
+from . import (
+    arrays,
+    clihelp,
+    completion,
+    formats,
+    parallel,
+    progress,
+    record,
+    registry,
+    report,
+    reproduce,
+    workguard,
+)
 from .atomic import prepare_folder
 from .errors import MAX_ECHO, MAX_EXPECTED, InputError, cap_text
 from .parallel import jobs_arg
@@ -30,7 +42,8 @@ from .verdict import TheoremResult, Verdict
 
 #: modules whose ``add_commands(sub, parser_class, add_max_work)`` adds subcommands; a subcommand added
 #: there either sets ``handler`` (``set_defaults(handler=fn)``, fn(args) -> exit code) or is crasp's
-COMMAND_MODULES = ("proofkit.crasp.cli", "proofkit.sweep.cli", "proofkit.bench.cli")
+COMMAND_MODULES = ("proofkit.crasp.cli", "proofkit.sweep.cli", "proofkit.bench.cli", "proofkit.publish.cli",
+                   "proofkit.formats_cli")
 
 EXIT = {Verdict.CERTIFIED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.INCONCLUSIVE: 3}
 
@@ -170,9 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-j", "--jobs", type=jobs_arg, default=1, metavar="N",
                    help="N worker processes over the values (0: one per CPU; default 1); same rows")
     common(s)
-    s = sub.add_parser("report", help="the paper tables reproduced row by row (theorems *.TAB*)")
-    s.add_argument("ids", nargs="*", help="theorem ids (default: every *.TAB* theorem)")
-    _json(s, "the tables", verdict=False)
+    s = sub.add_parser("report", help="the verdict table of every encoded result (md, latex, csv, json), "
+                       "figures; --tables: the paper tables")
+    importlib.import_module("proofkit.publish.cli").add_report_arguments(s)  # handler: report_main
     add_max_work(s)
     for module in COMMAND_MODULES:  # subcommands that live beside their engine (crasp, sweep, bench)
         importlib.import_module(module).add_commands(sub, _Parser, add_max_work)
@@ -186,7 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _emit(args: argparse.Namespace, obj: Any, text: str) -> None:
-    print(json.dumps(obj, indent=1, default=str) if args.json else text)
+    """The text, or with --json the object stamped with its published format (docs/formats.md)."""
+    print(json.dumps(formats.stamp(args.cmd, obj), indent=1, default=str) if args.json else text)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -261,7 +275,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     results: list[TheoremResult] = []
 
     def as_json(res: TheoremResult) -> str:
-        return json.dumps(dict(res.as_dict(), reproduce=_reproduce(args, res.id)), default=str)
+        return json.dumps(formats.stamp("check", dict(res.as_dict(), reproduce=_reproduce(args, res.id))),
+                          default=str)
 
     def emit(i: int, res: TheoremResult) -> None:  # as each theorem is decided (pool: completion order)
         if args.all:
@@ -373,17 +388,6 @@ def cmd_completion(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_report(args: argparse.Namespace) -> int:
-    from .check import check
-
-    thms = [registry.get(i) for i in args.ids] or [t for t in registry.load_all().values() if ".TAB" in t.id]
-    results = [check(t) for t in thms]
-    obj = [{"id": r.id, "title": t.title, "rows": [c.as_dict() for c in r.claims]}
-           for t, r in zip(thms, results)]
-    _emit(args, obj, "\n\n".join(report.table_rows(t, r) for t, r in zip(thms, results)))
-    return 0 if all(r.as_expected() for r in results) else 1
-
-
 def cmd_crasp(args: argparse.Namespace) -> int:
     from .crasp.cli import emit, run
 
@@ -395,7 +399,7 @@ def cmd_crasp(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     builtin = {"list": cmd_list, "show": cmd_show, "check": cmd_check, "falsify": cmd_falsify,
-               "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp, "report": cmd_report,
+               "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp,
                "completion": cmd_completion}
     handler = getattr(args, "handler", None) or builtin[args.cmd]
     try:
@@ -411,8 +415,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"at these parameters)")
         line = _reproduce(args)
         if getattr(args, "json", False):
-            print(json.dumps({"verdict": str(Verdict.INCONCLUSIVE), "reason": reason}
-                             | ({"reproduce": line} if line else {})))
+            print(json.dumps(formats.stamp("inconclusive", {"verdict": str(Verdict.INCONCLUSIVE),
+                                                            "reason": reason}
+                                           | ({"reproduce": line} if line else {}))))
         elif line:
             print(f"reproduce: {line}")
         print(f"proofkit: inconclusive: {reason}", file=sys.stderr)

@@ -280,8 +280,8 @@ def test_engine_undefined_is_inconclusive_not_refuted(capsys, monkeypatch, tmp_p
     assert len(lines) == 1 and lines[0].startswith("proofkit: inconclusive: ") and str(exc) in lines[0]
     line = out[len("reproduce: "):].strip()
     code, out, err = run(capsys, *argv, "--json")
-    assert code == 3 and json.loads(out) == {"verdict": "inconclusive", "reason": err.strip()[24:],
-                                             "reproduce": line}
+    assert code == 3 and json.loads(out) == {"schema": "inconclusive/1", "verdict": "inconclusive",
+                                             "reason": err.strip()[24:], "reproduce": line}
 
 
 def test_engine_undefined_in_scan_is_an_inconclusive_value(capsys, monkeypatch):
