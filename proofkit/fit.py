@@ -1,17 +1,20 @@
-"""Fit a learned model to the true one on the training support: float64 LM warm start from several
-seeded restarts, then mpmath Levenberg-Marquardt polish at ``dps`` digits to ``tol``."""
+"""Fit a learned model to the true one on the training support: float64 LM warm start from structured
+starts (:mod:`proofkit.starts`) and several seeded random restarts, then mpmath Levenberg-Marquardt
+polish at ``dps`` digits to ``tol``."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import chain
 
 import mpmath as mp
 import numpy as np
 
 from .backend import FLOAT64, MP, mp_abs_max
 from .problem import Problem
+from .starts import STRUCTURED_STARTS, structured_starts
 
 
 @dataclass
@@ -27,6 +30,7 @@ class FitResult:
     mp_iterations: int = 0
     reason: str = ""
     timings: dict[str, float] = field(default_factory=dict)
+    structured: int = 0  # how many structured starts came first (restart_used counts them)
 
 
 def default_tol(dps: int) -> mp.mpf:
@@ -139,18 +143,24 @@ def polish(problem: Problem, theta: np.ndarray, dps: int, tol: mp.mpf,
 
 
 def fit(problem: Problem, *, dps: int, seed: int, restarts: int = 8,
-        tol: mp.mpf | None = None, init_scale: float = 0.5) -> FitResult:
-    """Try up to ``restarts`` seeded float64 starts in order; polish each one that reaches 1e-6 at
-    ``dps`` digits; stop at the first that reaches ``tol``. Deterministic for a given seed."""
+        tol: mp.mpf | None = None, init_scale: float = 0.5,
+        structured: int = STRUCTURED_STARTS) -> FitResult:
+    """Try the structured starts (:mod:`proofkit.starts`; families with hidden units), then up to
+    ``restarts`` seeded random ones, in order; polish each float64 fit that reaches 1e-6 at ``dps``
+    digits; stop at the first that reaches ``tol``. Deterministic for a given seed: the random starts are
+    the same with or without structured ones before them."""
     tol = default_tol(dps) if tol is None else tol
     rng = np.random.default_rng(seed)
     timings = {"warm_start_s": 0.0, "polish_s": 0.0}
     best: tuple[np.ndarray, mp.mpf, int, int, float] | None = None
     best64 = float("inf")
+    t0 = time.perf_counter()
+    first = structured_starts(problem, seed, structured, init_scale)
+    timings["structured_s"] = time.perf_counter() - t0
+    starts = chain(first, (problem.learned.init(rng, init_scale) for _ in range(restarts)))
     tried = 0
-    for i in range(restarts):
+    for i, theta0 in enumerate(starts):
         tried += 1
-        theta0 = problem.learned.init(rng, init_scale)
         t0 = time.perf_counter()
         try:
             th, r64 = warm_start(problem, theta0)
@@ -170,12 +180,14 @@ def fit(problem: Problem, *, dps: int, seed: int, restarts: int = 8,
             best = (th_mp, rmax, it, i, r64)
         if rmax <= tol:
             break
+    kinds = f"{tried} starts: {min(tried, len(first))} structured, {max(tried - len(first), 0)} random"
     if best is None:
         return FitResult(None, None, False, dps, tol, tried, f64_residual=best64,
-                         reason=f"no float64 restart reached a residual below 1e-6 "
-                                f"(best {best64:.3g} in {tried} restarts)", timings=timings)
+                         reason=f"no float64 start reached a residual below 1e-6 "
+                                f"(best {best64:.3g}; {kinds})", timings=timings,
+                         structured=len(first))
     th_mp, rmax, it, i, r64 = best
     ok = rmax <= tol
     reason = "" if ok else (f"mpmath polish stalled at residual {mp.nstr(rmax, 3)} "
-                            f"> tol {mp.nstr(tol, 3)} ({tried} restarts)")
-    return FitResult(th_mp, rmax, ok, dps, tol, tried, i, r64, it, reason, timings)
+                            f"> tol {mp.nstr(tol, 3)} ({kinds})")
+    return FitResult(th_mp, rmax, ok, dps, tol, tried, i, r64, it, reason, timings, len(first))
