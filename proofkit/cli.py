@@ -392,7 +392,7 @@ def cmd_crasp(args: argparse.Namespace) -> int:
     from .crasp.cli import emit, run
 
     code, obj, text = run(args)
-    emit(obj, text, args.json)
+    emit(f"crasp-{args.crasp_cmd}", obj, text, args.json)
     return code
 
 

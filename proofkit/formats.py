@@ -87,14 +87,21 @@ FORMATS: dict[str, Format] = {f.kind: f for f in (
            read=True),
     Format("bench", 1, "benchmark result (bench --json, benchmarks/results/*.json)", ("schema", 1),
            read=True),
+    Format("bundle", 1, "evidence bundle (bundle --out, read by verify-bundle)",
+           ("format", "proofkit-bundle/1"), read=True, max_bytes=32 << 20),
+    Format("sweep-spec", 1, "sweep spec (the input of sweep)", None, read=True, max_bytes=256 * 1024),
     _output("list", "list --json", array=True),
     _output("show", "show --json"),
     _output("check", "check --json (one line per theorem with --all)"),
     _output("falsify", "falsify --json"),
     _output("scan", "scan --json"),
     _output("replay", "replay --json"),
-    _output("report", "report --json", array=True),
+    _output("report", "report --format json (the verdict table)", array=True),
+    _output("report-tables", "report --tables --json (the paper tables)", array=True),
+    _output("cite", "cite --json"),
+    _output("verify-bundle", "verify-bundle --json"),
     _output("sweep", "sweep --json (the summary)"),
+    _output("crasp-info", "crasp info --json"),
     _output("crasp-eval", "crasp eval --json"),
     _output("crasp-check", "crasp check --json"),
     _output("crasp-compile", "crasp compile --json"),
@@ -140,14 +147,20 @@ def prepare() -> None:
         _validator(kind)
 
 
-def validate(kind: str, obj: Any, document: str | None = None) -> None:
+def validate(kind: str, obj: Any, document: str | None = None, within: str | None = None) -> None:
     """Refuse ``obj`` unless it conforms to the schema of ``kind``: InputError naming the JSON path of the
     first error (the shallowest; among equals the first the schema reports), ``document`` (default: the
-    kind) when the document itself is wrong."""
+    kind) when the document itself is wrong. ``within``: the document's name, also put before every path
+    (``bundle check.seed``, ``sweep spec grid.n``), as a loader whose own field checks name fields so
+    says them."""
     errors = _validator(kind).iter_errors(obj)
     first = min(errors, key=lambda e: len(e.absolute_path), default=None)
-    if first is not None:
-        raise _input_error(first, document or kind)
+    if first is None:
+        return
+    exc = _input_error(first, within or document or kind)
+    if within is not None and exc.field != within:
+        raise InputError(f"{within} {exc.field}", exc.expected, exc.got)
+    raise exc
 
 
 def stamp(kind: str, obj: Any) -> Any:

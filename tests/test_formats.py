@@ -25,6 +25,7 @@ from proofkit.crasp.compiler import compile_program
 from proofkit.crasp.network import Network
 from proofkit.crasp.parser import load as load_program
 from proofkit.errors import InputError
+from proofkit.publish import bundle
 from proofkit.sweep import spec as sweep_spec
 from proofkit.sweep import store
 from proofkit.tolerances import MAX_DPS, MIN_DPS
@@ -35,9 +36,9 @@ RECORDS = sorted((ROOT / "counterexamples").glob("*.json"))
 PROGRAMS = ROOT / "theorems" / "hyb24" / "programs"
 
 
-def _err(kind: str, obj, document: str | None = None) -> InputError:
+def _err(kind: str, obj, document: str | None = None, within: str | None = None) -> InputError:
     with pytest.raises(InputError) as info:
-        formats.validate(kind, obj, document)
+        formats.validate(kind, obj, document, within)
     assert "\n" not in str(info.value)
     return info.value
 
@@ -66,12 +67,12 @@ def test_schema_is_valid_and_versioned(kind):
     assert sch["$schema"] == formats.DIALECT
     assert sch["$id"] == fmt.id == f"https://proofkit.dev/schemas/{kind}/{fmt.version}.json"
     assert sch["title"] and sch["description"]
-    if fmt.marker is not None:  # the document carries its version: the schema pins it
+    if fmt.marker is not None:  # the document carries its version: the schema pins and requires it
         key, value = fmt.marker
-        assert sch["properties"][key] == {"const": value}
-        assert (key in sch["required"]) == fmt.read  # outputs: optional until every command stamps it
-    else:  # DFA files have no version field (version 1 by definition); arrays cannot carry one
-        assert kind == "dfa" or sch["type"] == "array"
+        assert sch["properties"][key] == {"const": value} and key in sch["required"]
+        assert fmt.read or value == f"{kind}/{fmt.version}"  # an output's is its tag
+    else:  # hand-written inputs have no version field (version 1 by definition); arrays cannot carry one
+        assert (fmt.read and kind in ("dfa", "sweep-spec")) or (not fmt.read and sch["type"] == "array")
 
 
 def test_version_fields_are_the_ones_the_code_writes():
@@ -80,12 +81,15 @@ def test_version_fields_are_the_ones_the_code_writes():
     assert formats.FORMATS["sweep-point"].marker == ("format", store.POINT_FORMAT)
     assert formats.FORMATS["sweep-manifest"].marker == ("format", store.MANIFEST_FORMAT)
     assert formats.FORMATS["bench"].marker == ("schema", suite.SCHEMA)
+    assert formats.FORMATS["bundle"].marker == ("format", bundle.FORMAT)
 
 
 def test_caps_and_ranges_are_the_code_constants():
     assert formats.FORMATS["record"].max_bytes == record.MAX_RECORD_BYTES
     assert formats.FORMATS["limit-weights"].max_bytes == weights.MAX_NETWORK_BYTES
     assert formats.FORMATS["dfa"].max_bytes == truth.MAX_JSON_CHARS
+    assert formats.FORMATS["bundle"].max_bytes == bundle.MAX_BUNDLE_BYTES
+    assert formats.FORMATS["sweep-spec"].max_bytes == sweep_spec.MAX_SPEC_BYTES
     rec = formats.schema("record")["$defs"]
     dps = rec["model"]["properties"]["dps"]
     assert (dps["minimum"], dps["maximum"]) == (record.OLDEST_DPS, MAX_DPS)
@@ -95,6 +99,14 @@ def test_caps_and_ranges_are_the_code_constants():
         sch = formats.schema(kind)
         props = sch["properties"] if kind == "sweep-point" else sch["properties"]["spec"]["properties"]
         assert (props["dps"]["minimum"], props["dps"]["maximum"]) == (MIN_DPS, MAX_DPS)
+    props = formats.schema("sweep-spec")["properties"]
+    assert (props["dps"]["minimum"], props["dps"]["maximum"]) == (MIN_DPS, MAX_DPS)
+    points = sweep_spec.MAX_POINTS
+    assert props["seeds"]["maxItems"] == props["grid"]["additionalProperties"]["maxItems"] == points
+    assert props["out"]["maxLength"] == props["description"]["maxLength"] == sweep_spec.MAX_TEXT
+    assert formats.schema("sweep-spec")["$defs"]["seed"]["maximum"] == sweep_spec.SEED_LIMIT - 1
+    dps = formats.schema("bundle")["properties"]["check"]["properties"]["dps"]
+    assert (dps["minimum"], dps["maximum"]) == (MIN_DPS, MAX_DPS)
     net = formats.schema("limit-weights")
     assert net["$defs"]["index"]["maximum"] == weights.MAX_NETWORK_DIM
     assert net["properties"]["offset"]["maximum"] == weights.MAX_NETWORK_DIM
@@ -212,6 +224,65 @@ def test_sweep_point_and_manifest_that_do_not_conform(tmp_path):
     assert exc.field == "--out" and "spec: expected a field of a sweep folder's manifest" in exc.got
 
 
+@pytest.fixture(scope="module")
+def cheap_bundle() -> dict:
+    """A bundle of AM24.L1 (exact sympy steps, under a second) carrying its stored record."""
+    from proofkit import registry
+
+    built = bundle.build(registry.get("AM24.L1"), records_folder=ROOT / "counterexamples")
+    return json.loads(bundle.dumps(built))
+
+
+def test_bundle_load_refuses_what_only_the_schema_forbids(tmp_path, cheap_bundle):
+    formats.validate("bundle", cheap_bundle)
+    data = copy.deepcopy(cheap_bundle)
+    data["citation"]["url"] = "https://example.org"  # the field checks do not read citation
+    data["sha256"] = bundle.digest(data)
+    path = tmp_path / "b.json"
+    path.write_text(bundle.dumps(data))
+    with pytest.raises(InputError) as info:
+        bundle.load(path)
+    exc = info.value
+    assert exc.field == "bundle citation.url" and "only the fields of the paper's BibTeX" in exc.expected
+    data["sha256"] = "0" * 64  # the same bundle altered: left to verify-bundle, which says altered
+    path.write_text(bundle.dumps(data))
+    assert bundle.load(path)["citation"]["url"] == "https://example.org"
+
+
+SPEC_EXAMPLE = ROOT / "docs" / "examples" / "sweep_am24_t4.json"
+
+
+def test_sweep_spec_conforms_and_is_validated_on_load(monkeypatch):
+    example = json.loads(SPEC_EXAMPLE.read_text())
+    formats.validate("sweep-spec", example)
+    seen = []
+    real = formats.validate
+
+    def spy(kind, obj, *args, **kwargs):
+        seen.append(kind)
+        real(kind, obj, *args, **kwargs)
+
+    monkeypatch.setattr(formats, "validate", spy)
+    spec, _ = sweep_spec.parse(example)
+    assert seen == ["sweep-spec"] and spec.theorem == "AM24.T4"
+
+
+@pytest.mark.parametrize("edit, schema_field, loader_field", [
+    ({"grid": {}}, "grid", "grid"), ({"grid": {"T": []}}, "grid.T", "grid.T"),
+    ({"grid": {"T": [1, 1]}}, "grid.T", "grid.T[1]"), ({"seed": 0, "seeds": [1, 2]}, "", "seeds"),
+    ({"seeds": [3, 3]}, "seeds", "seeds[1]"), ({"dps": 10}, "dps", "dps"),
+    ({"search": "yes"}, "search", "search"), ({"out": 3}, "out", "out"), ({"extra": 1}, "extra", "extra"),
+])
+def test_sweep_spec_schema_and_field_checks_refuse_alike(edit, schema_field, loader_field):
+    """The published schema refuses the structural errors the loader's field checks refuse."""
+    spec = {k: v for k, v in json.loads(SPEC_EXAMPLE.read_text()).items() if k != "seed"} | edit
+    got = _err("sweep-spec", spec, within="sweep spec").field
+    assert got == f"sweep spec {schema_field}".strip()
+    with pytest.raises(InputError) as info:
+        sweep_spec.parse(spec)
+    assert info.value.field == f"sweep spec {loader_field}"
+
+
 # ----------------------------------------------------------------------------- error messages
 def test_first_error_is_named_by_its_json_path():
     rec = _model_record()
@@ -282,6 +353,8 @@ def test_stamp_puts_the_version_first_and_validates():
     assert list(out)[0] == "schema" and out["schema"] == "replay/1"
     formats.validate("replay", out)
     assert _err("replay", dict(out, schema="replay/2")).field == "schema"
+    unstamped = _err("replay", {k: v for k, v in out.items() if k != "schema"})  # every object output has it
+    assert unstamped.field == "schema" and "missing" in unstamped.expected
     assert formats.stamp("list", [{"id": "a"}]) == [{"id": "a"}]  # an array carries no version field
 
 
@@ -310,10 +383,11 @@ def test_validate_exit_codes(tmp_path, capsys, monkeypatch):
         assert formats.main(argv) == 2
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and err.startswith("proofkit: bad input: ")
-    lines = b'{"verdict": "inconclusive", "reason": "r"}\n\n{"verdict": "inconclusive", "reason": "s"}\n'
+    lines = (b'{"schema": "inconclusive/1", "verdict": "inconclusive", "reason": "r"}\n\n'
+             b'{"schema": "inconclusive/1", "verdict": "inconclusive", "reason": "s"}\n')
     assert _run(["validate", "inconclusive", "--lines", "-"], lines, monkeypatch) == 0
     assert "(2 documents)" in capsys.readouterr().out
-    bad_line = b'{"verdict": 3, "reason": "t"}\n'
+    bad_line = b'{"schema": "inconclusive/1", "verdict": 3, "reason": "t"}\n'
     assert _run(["validate", "inconclusive", "--lines", "-"], lines + bad_line, monkeypatch) == 1
     assert "verdict (line 4): expected 'inconclusive', got 3" in capsys.readouterr().err
     assert formats.main(["kinds"]) == 0

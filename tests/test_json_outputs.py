@@ -1,8 +1,11 @@
 """Every ``--json`` output validates against its published schema (proofkit/schemas/, docs/formats.md), and so
 does every file the commands write (records, weights, sweep files): this is where the output formats are
 enforced. Cheap commands only: the toy theorem SWEEP.TOY (tests/sweep_theorems) for check, falsify, scan,
-report and sweep, one real model theorem (AM24.T4: check, falsify, replay of the record), small
-C-RASP programs, and the crasp section of ``bench --quick``. Each output is one JSON document on stdout."""
+report (the verdict table and the paper tables), cite and sweep, one real model theorem (AM24.T4: check,
+falsify, replay of the record), a cheap exact theorem with a stored record (AM24.L1: cite, bundle,
+verify-bundle), small C-RASP programs, and the crasp section of ``bench --quick``. Each output is one JSON
+document on stdout; every object output carries its version (``"schema": "<kind>/1"``), which its schema
+requires."""
 
 from __future__ import annotations
 
@@ -17,6 +20,8 @@ from proofkit import formats, record
 from proofkit.cli import main
 from proofkit.crasp.network import Network
 from proofkit.crasp.truth import LIBRARY
+from proofkit.errors import InputError
+from proofkit.publish import bundle
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = str(ROOT / "tests" / "sweep_theorems")
@@ -78,8 +83,47 @@ def test_list_and_show():
 def test_check_and_report_of_the_toy():
     code, out, _ = cli("--theorems", TOY, "check", "SWEEP.TOY", "--set", "n=1", "--json")
     assert code == 1 and conforms("check", out)["verdict"] == "refuted"
-    code, out, _ = cli("--theorems", TOY, "report", "SWEEP.TOY", "--json")
-    assert conforms("report", out)[0]["id"] == "SWEEP.TOY" and code == 0
+    code, out, _ = cli("--theorems", TOY, "report", "SWEEP.TOY", "--format", "json")
+    rows = conforms("report", out)
+    assert code == 0 and [(r["theorem"], r["verdict"], r["certified"]) for r in rows] == [
+        ("SWEEP.TOY", "certified", True)]
+    assert cli("--theorems", TOY, "report", "SWEEP.TOY", "--json")[1] == out  # --json is --format json
+    code, out, _ = cli("--theorems", TOY, "report", "SWEEP.TOY", "--tables", "--json")
+    tables = conforms("report-tables", out)
+    assert code == 0 and tables[0]["id"] == "SWEEP.TOY" and tables[0]["rows"][0]["verdict"] == "certified"
+    with pytest.raises(InputError):  # each array is its own format
+        formats.validate("report", tables)
+
+
+def test_report_written_to_a_folder(tmp_path):
+    code, _, _ = cli("--theorems", TOY, "report", "SWEEP.TOY", "--format", "json,md", "--out", str(tmp_path))
+    assert code == 0
+    formats.validate("report", json.loads((tmp_path / "verdicts.json").read_text()))
+
+
+# ----------------------------------------------------------------------------- cite and bundles
+def test_cite():
+    code, out, _ = cli("cite", "AM24.L1", "--no-bundle", "--json")
+    res = conforms("cite", out)
+    assert code == 0 and res["bibkey"] and res["paper_bibtex"] and res["bundle_sha256"] is None
+    code, out, _ = cli("--theorems", TOY, "cite", "SWEEP.TOY", "--no-bundle", "--json")
+    assert code == 0 and conforms("cite", out)["paper_bibtex"] is None
+
+
+def test_bundle_and_verify_bundle(tmp_path):
+    path = tmp_path / "l1.bundle.json"
+    assert cli("bundle", "AM24.L1", "--out", str(path))[0] == 0
+    data = json.loads(path.read_text())
+    formats.validate("bundle", data)
+    assert data["format"] == bundle.FORMAT and data["records"]  # a bundle that carries a record
+    code, out, _ = cli("verify-bundle", str(path), "--json")
+    res = conforms("verify-bundle", out)
+    assert code == 0 and res["reproduces"] and res["status"] == "ok" and len(res["records"]) == 1
+    altered = tmp_path / "altered.json"
+    altered.write_text(path.read_text().replace('"seed": 0', '"seed": 1', 1))
+    code, out, _ = cli("verify-bundle", str(altered), "--json")
+    res = conforms("verify-bundle", out)
+    assert code == 1 and res["status"] == "altered" and res["verdict"] is None
 
 
 def test_falsify_witness_found_and_not_found(tmp_path):
@@ -153,6 +197,12 @@ def test_inconclusive_engine(tmp_path):
 
 
 # ----------------------------------------------------------------------------- C-RASP and bench
+def test_crasp_info():
+    code, out, _ = cli("crasp", "info", MAJORITY, "--json")
+    res = conforms("crasp-info", out)
+    assert code == 0 and res["fragment"] == "[]" and res["statements"][-1]["name"] == res["output"]
+
+
 def test_crasp_eval_check_rows():
     code, out, _ = cli("crasp", "eval", MAJORITY, "--string", "aab", "--json")
     assert code == 0 and conforms("crasp-eval", out)["accepts"] is True

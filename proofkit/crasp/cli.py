@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .. import arrays, progress, workguard
+from .. import arrays, formats, progress, workguard
 from ..errors import InputError, echo
 from ..params import ascii_int
 from . import analysis, comm
@@ -303,5 +303,7 @@ def _check_out(out: str) -> None:
         raise InputError("--out", "a writable location (a path without NUL bytes)", out) from None
 
 
-def emit(obj: Any, text: str, as_json: bool) -> None:
-    print(json.dumps(obj, indent=1, default=str) if as_json else text)
+def emit(kind: str, obj: Any, text: str, as_json: bool) -> None:
+    """The text, or with ``as_json`` the object stamped with its published format ``kind``
+    (``crasp-<subcommand>``, docs/formats.md)."""
+    print(json.dumps(formats.stamp(kind, obj), indent=1, default=str) if as_json else text)

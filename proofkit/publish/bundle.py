@@ -9,8 +9,8 @@ SHA-256 over its canonical form: sorted keys, no whitespace, UTF-8, the ``sha256
 Same inputs, same code and same environment give the same bytes (the file is the canonical data printed
 with sorted keys and one-space indentation). Like a record's, the hash detects damage and edits, not
 forgery: what a bundle claims is established by ``verify-bundle``, which re-runs the check and replays
-each record. Loading goes through the bounded JSON loader and validates every field this module reads;
-nothing in a bundle is evaluated.
+each record. Loading goes through the bounded JSON loader and validates every field this module reads,
+then the published schema (the version is the ``format`` field); nothing in a bundle is evaluated.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import safejson
+from .. import formats, safejson
 from ..errors import InputError
 from ..safejson import MAX_INT_DIGITS
 from ..spec import Theorem
@@ -168,5 +168,11 @@ def validate(data: Any) -> dict[str, Any]:
 
 
 def load(path: str | Path) -> dict[str, Any]:
-    """Read a bundle file with the loader's caps and validate it (the hash is checked by verification)."""
-    return validate(safejson.load(path, "bundle", max_bytes=MAX_BUNDLE_BYTES))
+    """Read a bundle file with the loader's caps and validate it: the field checks above, then, when its
+    content matches its hash, the published schema (proofkit/schemas/bundle.schema.json, docs/formats.md).
+    A bundle whose hash does not match is left to verification, which reports it as altered (exit 1)
+    rather than as bad input."""
+    data = validate(safejson.load(path, "bundle", max_bytes=MAX_BUNDLE_BYTES))
+    if digest(data) == data["sha256"]:
+        formats.validate("bundle", data, within="bundle")
+    return data

@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import atomic, parallel, progress, registry, report
 from ..errors import InputError
+from ..formats import stamp
 from ..parallel import jobs_arg
 from ..tolerances import MAX_DPS, MIN_DPS
 from . import bundle, cite, figures, records, render, table
@@ -75,7 +76,7 @@ def cmd_cite(args: argparse.Namespace) -> int:
     if not args.no_bundle:
         sha = bundle.build(thm, seed=0, dps=MIN_DPS, records_folder=records.folder(args.records))["sha256"]
     c = cite.citation(thm, sha)
-    print(json.dumps(c, indent=1) if args.json else cite.text(c))
+    print(json.dumps(stamp("cite", c), indent=1) if args.json else cite.text(c))
     return 0
 
 
@@ -98,7 +99,7 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 
 def cmd_verify_bundle(args: argparse.Namespace) -> int:
     v = verifying.verify(bundle.load(args.file), args.file)
-    print(json.dumps(v.as_dict(), indent=1) if args.json else v.text())
+    print(json.dumps(stamp("verify-bundle", v.as_dict()), indent=1) if args.json else v.text())
     if v.status == "unregistered":
         return 3
     return 0 if v.reproduces else 1

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .. import progress
+from .. import formats, progress
 from ..errors import InputError
 from ..parallel import jobs_arg
 from ..spec import Theorem
@@ -68,7 +68,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if client is not None:
             client.close()
     summary = summarize(spec, theorem, entries, str(out), time.perf_counter() - t0)
-    print(json.dumps(summary, indent=1) if args.json else text(spec, entries, summary))
+    print(json.dumps(formats.stamp("sweep", summary), indent=1) if args.json else
+          text(spec, entries, summary))
     if any(e.bad_input for e in entries):
         return 2
     return 3 if summary["failed"] else 0

@@ -5,7 +5,8 @@ The spec is data: a JSON file read by the bounded loader (:mod:`proofkit.safejso
 3.11+, ``tomllib``) when the file name ends in ``.toml``. Every field is validated before anything runs:
 an unknown field, a wrong type, a parameter the theorem does not have, a value outside its range (each
 value is typed and checked as ``--set`` would), a parameter both swept and fixed, a repeated value or
-too many points is an :class:`InputError` naming the field (one line, exit 2).
+too many points is an :class:`InputError` naming the field (one line, exit 2); a spec that passes these
+checks is then validated against its published schema (``proofkit/schemas/sweep-spec.schema.json``).
 
 The canonical form (:meth:`SweepSpec.canonical`) holds what decides the points' results: theorem, grid
 (numeric values ascending, as ``scan`` orders them), fixed parameters, dps, seeds, search. Its SHA-256
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import registry, safejson
+from .. import formats, registry, safejson
 from ..errors import InputError
 from ..params import Param
 from ..spec import Theorem
@@ -135,6 +136,7 @@ def parse(data: Any) -> tuple[SweepSpec, Theorem]:
     if spec.size() > MAX_POINTS:
         raise InputError(f"{WHERE} grid", f"at most {MAX_POINTS} points (grid values x seeds)",
                          f"{spec.size()} points")
+    formats.validate("sweep-spec", data, within=WHERE)  # the published contract (docs/formats.md)
     return spec, theorem
 
 
