@@ -112,6 +112,18 @@ def cli_folders() -> tuple[Path, ...]:
     return _cli_folders
 
 
+def _short(path: Path, source: Source) -> str:
+    """A theorem file as an error names it: a folder the user named, in full; a package's file from the
+    package folder (``pkg/sub/file.py``), which identifies it beside the entry point and stays short
+    enough for a one-line error whatever the install prefix."""
+    if source.kind == "folder":
+        return str(path)
+    try:
+        return str(Path(path).resolve().relative_to(source.folder.parent))
+    except ValueError:
+        return str(path)
+
+
 def _origin(ep: EntryPoint) -> str:
     dist = getattr(ep, "dist", None)
     owner = f" of {dist.name} {dist.version}" if dist is not None else ""
@@ -243,7 +255,7 @@ def _load(roots: tuple[tuple[Source, tuple[FileKey, ...]], ...]) -> dict[str, tu
                 first = found[thm.id][2].origin
                 both = f"twice in {first}" if first == source.origin else f"in {first} and in {source.origin}"
                 raise InputError(f"theorem id {thm.id}", f"one file per theorem id (found {both})",
-                                 f"{found[thm.id][1]} and {path}")
+                                 f"{_short(found[thm.id][1], found[thm.id][2])} and {_short(path, source)}")
             found[thm.id] = (thm, path, source)
     return {tid: found[tid] for tid in sorted(found)}
 

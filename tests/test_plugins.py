@@ -128,7 +128,7 @@ def test_duplicate_ids_name_both_files_and_both_sources(capsys, site, plugins, t
     second = package(site, {"p/b.py": theorem_file("PKG.DUP")})
     plugins({"one": first, "two": second})
     line = one_line(*run(capsys, "list"), "theorem id PKG.DUP", "entry point one", "entry point two",
-                    str(site / first / "p" / "a.py"), str(site / second / "p" / "b.py"))
+                    f"{first}/p/a.py and {second}/p/b.py")
     assert "found in entry point one" in line
     plugins({"one": first})
     mine = write(tmp_path / "mine", {"c.py": theorem_file("PKG.DUP")})
