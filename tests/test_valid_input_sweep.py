@@ -50,6 +50,7 @@ THEOREMS: dict[str, Theorem] = registry.load_all()
 #: fast-suite combinations (theorem, parameter, value) that take more than about a second here; they
 #: run in the slow suite
 SLOW: frozenset[tuple[str, str, Any]] = frozenset({
+    ("AM24v2.E1", "steps", 100000), ("AM24v2.E1", "steps", 200000),  # 14 s and 28 s of AdamW training
     ("HYB24.C13", "N", 12), ("HYB24.L11", "binary_len", 24), ("HYB24.L11", "N", 12),
     ("HYB24.L11", "fuzz", 5000), ("HYB24.NEG", "size", 16), ("HYB24.NEG", "plain_size", 16),
     ("HYB24.NEG", "unary_size", 24), ("HYB24.NEG", "ternary_size", 14), ("HYB24.NEG", "positive_size", 16),

@@ -29,7 +29,7 @@ _CACHE = {}
 
 
 def trained(p, dtype):
-    key = (p["steps"], p["seed"], dtype.__name__)
+    key = (p["T"], p["steps"], p["seed"], dtype.__name__)  # every input of the training below
     if key not in _CACHE:
         r = ps.train_linrec(TEACHER, T=p["T"], steps=p["steps"], dtype=dtype, seed=p["seed"])
         mse = ps.mse_per_length(r.params, TEACHER, LENGTHS, 256, 2, np.random.default_rng(p["seed"] + 7),
