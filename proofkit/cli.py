@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import sympy as sp
-
 from . import (
     arrays,
     clihelp,
@@ -211,25 +209,13 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from .publish.spec_json import theorem_json
+
     thm = registry.get(args.id)
-    st = thm.statement_parts(args.drop)
-    latex = report.statement_latex(thm, args.drop)
+    obj = theorem_json(thm, args.drop)
     if args.latex and not args.json:
-        print(latex)
+        print(obj["statement_latex"])
         return 0
-    obj = {
-        "id": thm.id, "title": thm.title, "paper": str(thm.paper), "statement": str(st),
-        "statement_latex": latex, "dropped": list(args.drop),
-        "hypotheses": [{"assumption": aid, "formula": sp.sstr(h)} for aid, h in st.hypotheses],
-        "conclusion": [{"claim": name, "formula": sp.sstr(c)} for name, c in st.conclusion],
-        "predicates": st.named(),
-        "assumptions": [{"id": a.id, "meaning": a.meaning, "drop": dict(a.drop)} for a in thm.assumptions],
-        "claims": [{"name": c.name, "role": c.role, "statement": c.statement(),
-                    "expected": str(thm.expect.get(c.name, ""))} for c in thm.claims],
-        "parameters": [{"name": p.name, "type": p.type.__name__, "default": p.default,
-                        "allowed": p.allowed(), "help": p.help, "follows": p.follows}
-                       for p in thm.params.params],
-    }
     _emit(args, obj, report.show(thm, args.drop))
     return 0
 

@@ -29,5 +29,6 @@ def theorem_json(thm: Theorem, dropped: Sequence[str] = ()) -> dict[str, Any]:
         "claims": [{"name": c.name, "role": c.role, "statement": c.statement(),
                     "expected": str(thm.expect.get(c.name, ""))} for c in thm.claims],
         "parameters": [{"name": p.name, "type": p.type.__name__, "default": p.default,
-                        "allowed": p.allowed(), "help": p.help} for p in thm.params.params],
+                        "allowed": p.allowed(), "help": p.help, "follows": p.follows}
+                       for p in thm.params.params],
     }
