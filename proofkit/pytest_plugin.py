@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -140,10 +141,26 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]):
     if isinstance(item, TheoremItem):
         rep.sections.append(("proofkit", f"reproduce: {item.reproduce_line()}"))
         return
-    seed = getattr(item, "callspec", None)
-    params = seed.params if seed is not None else {}
-    rep.sections.append(("proofkit", f"reproduce with seed={params.get('seed', 0)} "
-                         f"dps={params.get('dps', 60)} (proofkit defaults unless parametrized)"))
+    spec = getattr(item, "callspec", None)
+    params = spec.params if spec is not None else {}
+    lines = [f"reproduce: python -m pytest {shlex.quote(item.nodeid)}  (every test is seeded)"]
+    ids = _theorem_ids(params)
+    if ids:  # a test of a registered theorem: the CLI line that recomputes its check
+        lines.append("reproduce the check: " + reproduce.line(
+            "check", ids[0], seed=params.get("seed", SEED), dps=params.get("dps", MIN_DPS)))
+    rep.sections.append(("proofkit", "\n".join(lines)))
+
+
+def _theorem_ids(params: dict[str, Any]) -> list[str]:
+    """The registered theorem ids among a parametrized test's string parameters."""
+    names = [v for v in params.values() if isinstance(v, str)]
+    if not names:
+        return []
+    try:
+        known = registry.load_all()
+    except Exception:  # a broken theorem set must not hide the test's own failure
+        return []
+    return [v for v in names if v in known]
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import shlex
 import sys
 import types
@@ -249,3 +250,24 @@ def test_pytest_plugin_bad_input_is_a_usage_error(pytester, plugins, tmp_path):
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "proofkit: bad input: theorem package bad" in result.stderr.str()
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
+
+
+def test_a_failing_test_prints_runnable_reproduce_lines(pytester):
+    """Any failing test: the pytest line that reruns it; a test of a registered theorem: also the check."""
+    pytester.makepyfile(test_fail="""
+        import pytest
+
+        @pytest.mark.parametrize("tid", ["AM24.T4"])
+        def test_theorem(tid):
+            assert False
+
+        def test_plain():
+            assert False
+    """)
+    result = pytester.runpytest_inprocess("-p", "proofkit")
+    result.assert_outcomes(failed=2)
+    result.stdout.re_match_lines([re.escape(line) for line in (
+        "reproduce: python -m pytest 'test_fail.py::test_theorem[AM24.T4]'",
+        "reproduce the check: proofkit check AM24.T4 --seed 0 --dps 60",
+        "reproduce: python -m pytest test_fail.py::test_plain",
+    )])
