@@ -5,7 +5,7 @@ polish at ``dps`` digits to ``tol``."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 
@@ -142,6 +142,15 @@ def polish(problem: Problem, theta: np.ndarray, dps: int, tol: mp.mpf,
         return th, rmax, it
 
 
+def start_order(problem: Problem, seed: int, restarts: int, init_scale: float = 0.5,
+                structured: int = STRUCTURED_STARTS) -> tuple[list[np.ndarray], Iterator[np.ndarray]]:
+    """The starts :func:`fit` tries, in its order: (the structured starts, built now; all starts lazily:
+    those, then ``restarts`` seeded random ones, the same with or without structured ones before)."""
+    rng = np.random.default_rng(seed)
+    first = structured_starts(problem, seed, structured, init_scale)
+    return first, chain(first, (problem.learned.init(rng, init_scale) for _ in range(restarts)))
+
+
 def fit(problem: Problem, *, dps: int, seed: int, restarts: int = 8,
         tol: mp.mpf | None = None, init_scale: float = 0.5,
         structured: int = STRUCTURED_STARTS) -> FitResult:
@@ -150,14 +159,12 @@ def fit(problem: Problem, *, dps: int, seed: int, restarts: int = 8,
     digits; stop at the first that reaches ``tol``. Deterministic for a given seed: the random starts are
     the same with or without structured ones before them."""
     tol = default_tol(dps) if tol is None else tol
-    rng = np.random.default_rng(seed)
     timings = {"warm_start_s": 0.0, "polish_s": 0.0}
     best: tuple[np.ndarray, mp.mpf, int, int, float] | None = None
     best64 = float("inf")
     t0 = time.perf_counter()
-    first = structured_starts(problem, seed, structured, init_scale)
+    first, starts = start_order(problem, seed, restarts, init_scale, structured)
     timings["structured_s"] = time.perf_counter() - t0
-    starts = chain(first, (problem.learned.init(rng, init_scale) for _ in range(restarts)))
     tried = 0
     for i, theta0 in enumerate(starts):
         tried += 1

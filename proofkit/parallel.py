@@ -70,6 +70,15 @@ def exit_with_parent() -> None:
     threading.Thread(target=watch, name="proofkit-pool-parent", daemon=True).start()
 
 
+def worker_context() -> tuple[tuple[str, ...], int, str]:
+    """What a worker re-establishes before its call: the theorem folders the user named
+    (``$PROOFKIT_THEOREMS`` and ``--theorems``; named explicitly because a Dask worker does not share
+    this process's environment; built-in and entry-point sets are found by the worker itself), the work
+    cap and the array backend."""
+    folders = tuple(str(s.folder) for s in registry.sources() if s.kind == "folder")
+    return folders, workguard.max_work(), arrays.current()
+
+
 def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int,
             on_done: Callable[[int, Any], None] | None = None) -> list[Any]:
     """``[fn(*args) for args in calls]``, in ``jobs`` processes (serial when jobs == 1 or one call);
@@ -83,9 +92,7 @@ def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int,
             if on_done is not None:
                 on_done(i, out[i])
         return out
-    folders = tuple(str(f) for f in registry.cli_folders())
-    cap = workguard.max_work()
-    backend = arrays.current()
+    folders, cap, backend = worker_context()
     with ProcessPoolExecutor(max_workers=min(jobs, len(calls)), initializer=exit_with_parent) as pool:
         index = {pool.submit(in_context, folders, cap, backend, fn, tuple(args)): i
                  for i, args in enumerate(calls)}

@@ -22,7 +22,6 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
-from itertools import chain
 from typing import Any
 
 import mpmath as mp
@@ -30,9 +29,8 @@ import numpy as np
 
 from .. import registry
 from ..backend import FLOAT64, MP, mp_abs_max
-from ..fit import default_tol, polish, warm_start
+from ..fit import default_tol, polish, start_order, warm_start
 from ..problem import Problem, build_problem
-from ..starts import structured_starts
 from .common import DPS, SEED, Figure, Ratio, Section, finite, progress
 
 TARGET = 1e-6  # identification error both methods race to
@@ -88,11 +86,9 @@ IDENT: dict[str, tuple[Callable[[Problem, np.ndarray, Any], Any], str]] = {
 
 def proofkit_fit(prob: Problem, ident: Callable[[Problem, np.ndarray, Any], Any]) -> dict[str, Any]:
     """fit()'s warm starts in its order until the identification error is <= TARGET, then the polish."""
-    rng = np.random.default_rng(SEED)
     t0 = time.perf_counter()
-    first = structured_starts(prob, SEED)
+    _, starts = start_order(prob, SEED, RESTARTS)
     clock, th64, err64, used = time.perf_counter() - t0, None, float("inf"), 0
-    starts = chain(first, (prob.learned.init(rng) for _ in range(RESTARTS)))
     for i, theta0 in enumerate(starts):
         t0 = time.perf_counter()
         try:
@@ -122,8 +118,7 @@ def proofkit_fit(prob: Problem, ident: Callable[[Problem, np.ndarray, Any], Any]
 
 def first_start(prob: Problem) -> np.ndarray:
     """The first start :func:`proofkit.fit.fit` tries at seed SEED (structured, else its first restart)."""
-    first = structured_starts(prob, SEED, 1)
-    return first[0] if first else prob.learned.init(np.random.default_rng(SEED))
+    return next(start_order(prob, SEED, 1, structured=1)[1])
 
 
 def adamw(prob: Problem, ident: Callable[[Problem, np.ndarray, Any], Any], budget_s: float,

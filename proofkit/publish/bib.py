@@ -11,13 +11,11 @@ evaluated. An entry keeps its text exactly as written, which is what ``proofkit 
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import registry, safejson
 from ..errors import InputError
-from ..spec import Theorem
 
 #: byte cap of one .bib file (the shipped ones are under 1 kB each)
 MAX_BIB_BYTES = 1 << 20
@@ -119,19 +117,14 @@ def load(path: Path) -> list[Entry]:
     return parse(safejson.read_text(path, str(path), MAX_BIB_BYTES), path)
 
 
-def theorem_folder(thm: Theorem) -> Path | None:
-    """The folder of the file that defines ``thm`` (the module whose ``THEOREM`` it is), or None for a
-    theorem built in memory. Found from the loaded module, whatever discovered it."""
-    for module in list(sys.modules.values()):
-        attrs = getattr(module, "__dict__", None)
-        if isinstance(attrs, dict) and attrs.get("THEOREM") is thm and attrs.get("__file__"):
-            return Path(attrs["__file__"]).resolve().parent
-    return None
+def theorem_folder(theorem_id: str) -> Path:
+    """The folder of the file that defines a registered theorem, whatever discovered it."""
+    return registry.where(theorem_id)[0].parent
 
 
 def bib_files() -> list[Path]:
     """Every ``*.bib`` file in a folder that holds a registered theorem's file, sorted."""
-    folders = {f for t in registry.load_all().values() if (f := theorem_folder(t)) is not None}
+    folders = {theorem_folder(tid) for tid in registry.load_all()}
     return sorted(p for f in folders for p in f.glob("*.bib") if p.is_file())
 
 

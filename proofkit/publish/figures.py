@@ -74,8 +74,7 @@ def rows_data() -> dict[str, Any]:
     from ..crasp.vector import accepts_prefixes
 
     out: dict[str, Any] = {"N": list(ROW_SPLITS), "programs": [], "missing": []}
-    thm = registry.load_all().get("HYB24.T12")
-    folder = None if thm is None else theorem_folder(thm)
+    folder = theorem_folder("HYB24.T12") if "HYB24.T12" in registry.load_all() else None
     if folder is None or not (folder / "programs" / "index.json").is_file():
         out["missing"] = list(ROW_PROGRAMS)
         return out

@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from .. import arrays, parallel, registry, workguard
+from .. import parallel
 from ..errors import InputError
 from ..scan import ScanRow
 
@@ -49,14 +49,6 @@ class Outcome:
     bad_input: bool = False
 
 
-def context() -> tuple[tuple[str, ...], int, str]:
-    """What a worker re-establishes: every theorem folder beyond the built-in one (``--theorems`` and
-    ``$PROOFKIT_THEOREMS``: a Dask worker does not share this process's environment), work cap, backend."""
-    builtin = registry.builtin_dir()
-    extra = [f for f in registry.folders() if builtin is None or f != builtin.resolve()]
-    return tuple(str(f) for f in extra), workguard.max_work(), arrays.current()
-
-
 def _unit(ctx: tuple[tuple[str, ...], int, str], call: Call) -> tuple[Any, ...]:
     """The arguments of the pool's context wrapper for one call."""
     return (*ctx, parallel.scan_value_id, call.args)
@@ -77,7 +69,7 @@ def _settle(point_key: str, get: Any) -> Outcome:
 
 def run_local(calls: Sequence[Call], jobs: int) -> Iterator[Outcome]:
     """The calls in this process (jobs <= 1) or in ``jobs`` processes, each outcome as it completes."""
-    ctx = context()
+    ctx = parallel.worker_context()
     if jobs <= 1 or len(calls) <= 1:
         for call in calls:
             yield _settle(call.key, lambda call=call: parallel.in_context(*_unit(ctx, call)))
@@ -110,7 +102,7 @@ def run_dask(client: Any, calls: Sequence[Call]) -> Iterator[Outcome]:
     """The calls as tasks of the Dask ``client``, each outcome as it completes."""
     import distributed
 
-    ctx = context()
+    ctx = parallel.worker_context()
     futures = {client.submit(parallel.in_context, *_unit(ctx, call), pure=False): call.key
                for call in calls}
     try:
