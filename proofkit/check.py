@@ -21,6 +21,8 @@ import sympy as sp
 from . import existence, generalization, progress, relations
 from .backend import MP, mp_abs_max
 from .errors import InputError
+from .evidence import AT_FIT, Evidence, Method, Scope
+from .evidence import decide as decide_evidence
 from .families import LinearRecurrence
 from .families.realization import decouple
 from .fit import FitResult, fit, polish
@@ -128,25 +130,23 @@ def check(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, dps: 
     rng = np.random.default_rng(seed + 1)
     is_default = not overrides
 
-    def add(claim: Claim, verdict: Verdict, residual: str | None, how: str, scope: str = "",
-            note: str = "") -> None:
+    def add(claim: Claim, verdict: Verdict, residual: str | None, how: str, scope: Scope,
+            note: str = "", error: str = "", certificate: Any = None) -> None:
         expected = theorem.expect.get(claim.name) if is_default else None
-        statement = claim.statement() + (f"  [over {scope}]" if scope else "")
-        results.append(ClaimResult(claim.name, statement, claim.role, verdict, residual, how, expected,
-                                   note=note))
+        results.append(ClaimResult(claim.name, claim.statement(), claim.role, verdict, residual, how,
+                                   expected, note=note, scope=scope, error=error, certificate=certificate))
 
     t0 = time.perf_counter()
     progress.stage(f"{theorem.id}: sympy steps")
     for claim in theorem.claims:
         if isinstance(claim, SymbolicStep):
-            add(claim, *_guarded(claim, lambda c=claim: decide_symbolic(c.check())))
+            add(claim, *decide_own(claim, params))
     timings["sympy"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     progress.stage(f"{theorem.id}: computed claims")
     for claim in theorem.claims:
         if isinstance(claim, Computed):
-            v, res, how = _guarded(claim, lambda c=claim: c.run(params))
-            add(claim, Verdict(v), res, how)
+            add(claim, *decide_own(claim, params))
     timings["computed"] = time.perf_counter() - t0
 
     numeric = [c for c in theorem.claims if not isinstance(c, (SymbolicStep, Computed))]
@@ -169,17 +169,93 @@ def check(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, dps: 
     )
 
 
-def _guarded(claim: Claim, run: Callable[[], tuple[Any, Any, str]]) -> tuple[Any, Any, str]:
-    """Run a claim's own code (a theorem file's sympy step or computation, possibly a user's): an
-    exception it raises decides nothing, so the claim is inconclusive with the exception named, and the
-    other claims still run. Bad parameters (InputError) stay errors of the input."""
+Own = tuple[Verdict, Any, str, Scope, str, str, Any]
+
+
+def decide_own(claim: SymbolicStep | Computed, params: Mapping[str, Any]) -> Own:
+    """Decide a claim that carries its own code (a sympy step or a computation) at ``params``:
+    (verdict, residual, how, scope, note, error, certificate). A Computed claim's evidence is decided by
+    :func:`proofkit.evidence.decide`; a sympy step by :func:`proofkit.symbolic.decide`; code that raises
+    gives ``error`` (no verdict)."""
+    if isinstance(claim, SymbolicStep):
+        out = _guarded(lambda: decide_symbolic(claim.check()))
+        if isinstance(out, _Raised):
+            return out.parts(claim)
+        v, res, how = out
+        return v, res, how, _symbolic_scope(claim, v, how), "", "", None
+    out = _guarded(lambda: claim.run(params))
+    if isinstance(out, _Raised):
+        return out.parts(claim)
+    if isinstance(out, Evidence):
+        d = decide_evidence(out, claim.reading)
+        return d.verdict, d.residual, d.how, d.scope, "", "", d.certificate
+    return _legacy(claim, out)
+
+
+@dataclass(frozen=True)
+class _Raised:
+    """A claim's own code raised: an internal error, never a verdict."""
+
+    error: str
+
+    def parts(self, claim: Claim) -> Own:
+        return (Verdict.INCONCLUSIVE, None, f"error: the claim's code raised {self.error}",
+                Scope(reading=claim.reading, evidence="none: the claim's code raised"), "", self.error, None)
+
+
+def _guarded(run: Callable[[], Any]) -> Any:
+    """Run a claim's own code (a theorem file's sympy step or computation, possibly a user's). An
+    exception it raises is an internal error of that claim, not a verdict: the other claims still run
+    and the check reports the error (``TheoremResult.errors``; the CLI exits 4). Bad parameters
+    (InputError) stay errors of the input."""
     try:
         return run()
     except InputError:
         raise
-    except Exception as exc:  # the boundary to theorem code: report it, never crash
-        return (Verdict.INCONCLUSIVE, None,
-                f"inconclusive: the claim's check raised {type(exc).__name__}: {str(exc)[:200]}")
+    except Exception as exc:  # the boundary to theorem code: report it, never crash, never a verdict
+        return _Raised(f"{type(exc).__name__}: {str(exc)[:200]}")
+
+
+_LEGACY = "the theorem file's own verdict (a (verdict, residual, how) tuple; not re-derived by the engine)"
+
+
+def _legacy(claim: Computed, out: Any) -> Own:
+    """A Computed claim that returned a (verdict, residual, how) tuple: its verdict is kept, and its
+    scope says it is the file's own. Anything else it returned is an internal error of the claim."""
+    try:
+        v, res, how = out
+        verdict = Verdict(v)
+    except (TypeError, ValueError):
+        return _Raised(f"TypeError: returned {type(out).__name__}, expected proofkit.evidence.Evidence"
+                       ).parts(claim)
+    return verdict, res, how, Scope(reading=claim.reading, evidence=_LEGACY), "", "", None
+
+
+def _symbolic_scope(claim: SymbolicStep, verdict: Verdict, how: str) -> Scope:
+    """A sympy step decides an identity for every value of its symbols (certified), or refutes it at an
+    exact or ball-certified point (named in the how-text)."""
+    if verdict == Verdict.CERTIFIED:
+        return Scope(reading=claim.reading, domain="every value of its symbols their assumptions allow",
+                     evidence=str(Method.IDENTITY))
+    if verdict == Verdict.REFUTED:
+        return Scope(reading=claim.reading, domain="a point of its symbols (in the how-text)",
+                     count=1, evidence=str(Method.EXACT))
+    return Scope(reading=claim.reading, evidence=str(Method.IDENTITY))
+
+
+def _numeric_scope(claim: Claim, verdict: Verdict, how: str, domain: str) -> Scope:
+    """Relations and generalization are decided on one fitted learner of one true model: certified by
+    ball bounds over ``domain``, confirmed at samples, refuted by a ball (certified or not, in the
+    how-text)."""
+    low = how.lower()
+    if verdict == Verdict.CONFIRMED or "uncertified" in low or "sampled" in low and verdict != \
+            Verdict.CERTIFIED:
+        kind = Method.SAMPLED
+    else:
+        kind = Method.INTERVAL
+    if not domain and isinstance(claim, Relation) and claim.over == "params":
+        domain = "the fitted parameters (one matrix identity)"
+    return Scope(reading=claim.reading, domain=domain, evidence=str(kind), at=AT_FIT)
 
 
 def theorem_verdict(results: list[ClaimResult], violated: list[str]) -> tuple[Verdict, str]:
@@ -214,7 +290,8 @@ def _check_numeric(theorem: Theorem, params: dict[str, Any], numeric: list[Claim
                    "restart_used": f.restart_used, "mp_iterations": f.mp_iterations, "reason": f.reason}
     if not f.converged:
         for claim in numeric:
-            add(claim, Verdict.INCONCLUSIVE, None, f"fit did not converge: {f.reason}")
+            add(claim, Verdict.INCONCLUSIVE, None, f"fit did not converge: {f.reason}",
+                Scope(reading=claim.reading, evidence="none: the fit did not converge", at=AT_FIT))
         return
     p = fitted.problem
     with mp.workdps(dps):
@@ -240,7 +317,8 @@ def _check_numeric(theorem: Theorem, params: dict[str, Any], numeric: list[Claim
                                      undefined)
                 note = _tautology(theorem, claim)
                 how = d.how if not note else f"{note}; not evidence. {d.how}"
-                add(claim, d.verdict, d.residual, how, d.scope, note="by definition" if note else "")
+                add(claim, d.verdict, d.residual, how, _numeric_scope(claim, d.verdict, d.how, d.scope),
+                    note="by definition" if note else "")
                 if d.erratum is not None:
                     errata.append(d.erratum)
         timings["identify"] = time.perf_counter() - t0
@@ -250,7 +328,7 @@ def _check_numeric(theorem: Theorem, params: dict[str, Any], numeric: list[Claim
             if isinstance(claim, Generalization):
                 v, res, how, scope = generalization.decide(claim, p, theta, ball, proven, radius_how, rng,
                                                            minimal)
-                add(claim, v, res, how, scope)
+                add(claim, v, res, how, _numeric_scope(claim, v, how, scope))
         timings["tests"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         progress.stage(f"{theorem.id}: local identifiability")

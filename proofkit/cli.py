@@ -44,6 +44,8 @@ COMMAND_MODULES = ("proofkit.crasp.cli", "proofkit.sweep.cli", "proofkit.bench.c
                    "proofkit.formats_cli")
 
 EXIT = {Verdict.CERTIFIED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.INCONCLUSIVE: 3}
+#: a claim's own code raised: an internal error, never a verdict
+EXIT_ERROR = 4
 
 
 def _dps(text: str) -> int:
@@ -266,7 +268,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     def emit(i: int, res: TheoremResult) -> None:  # as each theorem is decided (pool: completion order)
         if args.all:
-            progress.done(f"{progress.counter(i + 1, len(thms))} {res.id:12s} {res.verdict}"
+            progress.done(f"{progress.counter(i + 1, len(thms))} {res.id:12s} {res.label}"
                           f"{'' if res.as_expected() else '  (NOT as expected)'} ({res.elapsed_s:.1f} s)")
         elif not args.json:
             print(report.theorem_detail(res) + f"\nreproduce: {_reproduce(args, res.id)}")
@@ -293,7 +295,14 @@ def cmd_check(args: argparse.Namespace) -> int:
                 if not r.as_expected():
                     print(f"reproduce {r.id}: {_reproduce(args, r.id)}")
             print(f"reproduce: {_reproduce(args)}")
+        if any(r.errors for r in results):
+            for r in results:
+                for c in r.errors:
+                    print(f"ERROR {r.id}: claim {c.name!r} raised {c.error} (internal error, no verdict)")
+            return EXIT_ERROR
         return 0 if all(r.as_expected() for r in results) else 1
+    if results[0].errors:
+        return EXIT_ERROR
     return EXIT[results[0].verdict]
 
 

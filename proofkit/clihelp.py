@@ -17,7 +17,8 @@ EXIT_CODES = """exit codes:
   0  holds / as expected (falsify: no counterexample found; replay: reproduces)
   1  refuted / regression (falsify: a counterexample found; replay: does not reproduce)
   2  bad input: one line on stderr, nothing computed
-  3  inconclusive: could not be decided (the reason is printed)"""
+  3  inconclusive: could not be decided (the reason is printed)
+  4  internal error: a claim's own code raised (no verdict; the claim and the exception are printed)"""
 
 _EXAMPLES = {
     None: """examples:
@@ -57,7 +58,8 @@ _CODES = {
   0  certified or confirmed (--all: every verdict is the theorem file's expected one)
   1  refuted (--all: some verdict is not the expected one)
 {_BAD}
-{_UNDECIDED} (not with --all)""",
+{_UNDECIDED} (not with --all)
+  4  internal error: a claim's own code raised (no verdict; --all: any theorem)""",
     "falsify": f"""exit codes:
   0  searched, no counterexample found (--expect-counterexample: a counterexample found)
   1  a counterexample found (--expect-counterexample: none found)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import mpmath as mp
 import sympy as sp
 
+from .evidence import render as render_scope
 from .spec import Theorem
 from .tolerances import fmt
 from .verdict import TheoremResult, Verdict
@@ -48,7 +49,10 @@ def human(value: Any) -> str:
 def theorem_detail(r: TheoremResult) -> str:
     """One theorem's result: verdict, flags, every claim with its evidence, errata, diagnostics (the fit
     and the local identifiability in words)."""
-    out = [f"{r.id}: {r.verdict}  (dps {r.dps}, seed {r.seed}, {r.elapsed_s:.2f}s)"]
+    out = [f"{r.id}: {r.label.upper() if r.errors else r.verdict}  (dps {r.dps}, seed {r.seed}, "
+           f"{r.elapsed_s:.2f}s)"]
+    out += [f"  ERROR: claim {c.name!r} raised {c.error}: an internal error of the claim's code, not a "
+            "verdict" for c in r.errors]
     if r.violated_assumptions:
         out.append("  assumptions violated by these parameters: " + ", ".join(r.violated_assumptions))
     out += [f"  NOTE: {f}" for f in r.flags]
@@ -56,8 +60,13 @@ def theorem_detail(r: TheoremResult) -> str:
         flag = "" if c.expected is None or c.expected == c.verdict else f"  [EXPECTED {c.expected}]"
         res = f" residual {c.residual}" if c.residual and len(c.residual) < 40 else ""
         note = f"; {c.note}" if c.note else ""
-        out.append(f"  [{c.verdict}] {c.name} ({c.role}{note}){res}{flag}")
+        kind = "; erratum: false as printed" if c.erratum else \
+            f"; {c.scope.reading} refuted, no erratum" if c.verdict == Verdict.REFUTED and c.scope \
+            and c.role != "control" and not c.error else ""
+        out.append(f"  [{c.label}] {c.name} ({c.role}{note}{kind}){res}{flag}")
         out.append(f"      {c.statement}")
+        if c.scope is not None:
+            out.append(f"      scope: {render_scope(c.scope)}")
         if c.how:
             out.append(f"      how: {c.how}")
     for e in r.errata:

@@ -120,6 +120,17 @@ class Claim:
     #: the claim as a sympy Boolean (a conclusion claim's predicate is a conjunct of the theorem's
     #: conclusion); None: the claim's own :meth:`formula` (a relation's ``Eq(lhs, rhs)``), if any
     predicate: sp.Basic | None = field(default=None, kw_only=True)
+    #: which statement the claim examines (:class:`proofkit.evidence.Reading`): as printed by the paper
+    #: (a refutation is an erratum), corrected, our reading, proxy or experiment (a refutation is that
+    #: reading refuted, never an erratum)
+    reading: str = field(default="as printed", kw_only=True)
+
+    def __post_init__(self) -> None:
+        from .evidence import Reading
+
+        if self.reading not in {r.value for r in Reading}:
+            raise ValueError(f"claim {self.name!r} reading: expected one of "
+                             + ", ".join(r.value for r in Reading) + f", got {self.reading!r}")
 
     def statement(self) -> str:
         raise NotImplementedError
@@ -187,8 +198,11 @@ class SymbolicStep(Claim):
 
 @dataclass(frozen=True)
 class Computed(Claim):
-    """A claim decided by an exact computation (exhaustive enumeration, rational arithmetic, row
-    counting): ``run(params)`` returns (verdict, residual, how). For discrete theorems."""
+    """A claim decided by a computation (exhaustive enumeration, rational or interval arithmetic, row
+    counting, a sampled experiment): ``run(params)`` returns :class:`proofkit.evidence.Evidence` (what
+    was found, over what domain, by what method) and the engine decides the verdict
+    (:func:`proofkit.evidence.decide`). A legacy ``(verdict, residual, how)`` tuple is still read, and
+    its scope says the verdict is the theorem file's own, not re-derived by the engine."""
 
     text: str = ""
     run: Callable[[Mapping[str, Any]], tuple[Any, str, str]] = lambda p: (None, "", "")

@@ -45,6 +45,12 @@ class Erratum:
 
 @dataclass
 class ClaimResult:
+    """One claim's result. ``scope`` is what the verdict covers, as data (:mod:`proofkit.evidence`:
+    reading, domain, count, evidence kind, "at the fitted learner"); ``error`` is set when the claim's own
+    code raised: then there is no verdict (``verdict`` is a placeholder the JSON and every renderer
+    replace by ``error``), and the check fails as an internal error. ``certificate``: data the
+    independent checker re-checks (docs/trust.md), or None."""
+
     name: str
     statement: str
     role: str
@@ -55,11 +61,28 @@ class ClaimResult:
     record: str | None = None
     #: "by definition" (no evidence), "control not biting here", ...
     note: str = ""
+    scope: Any = None
+    error: str = ""
+    certificate: Any = None
+
+    @property
+    def label(self) -> str:
+        """The verdict as printed: ``error`` for a claim whose code raised."""
+        return "error" if self.error else str(self.verdict)
+
+    @property
+    def erratum(self) -> bool:
+        """A refuted statement as the paper prints it (not a control, not a reading of proofkit's)."""
+        reading = getattr(self.scope, "reading", "as printed")
+        return (not self.error and self.verdict == Verdict.REFUTED and self.role != "control"
+                and reading == "as printed")
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        d["verdict"] = str(self.verdict)
+        d["verdict"] = self.label
         d["expected"] = None if self.expected is None else str(self.expected)
+        d["scope"] = None if self.scope is None else self.scope.as_dict()
+        d["certificate"] = None if self.certificate is None else dict(self.certificate)
         return d
 
 
@@ -79,8 +102,18 @@ class TheoremResult:
     #: what a reader must know about this check: controls that do not bite, inapplicable theorem, ...
     flags: list[str] = field(default_factory=list)
 
+    @property
+    def errors(self) -> list[ClaimResult]:
+        """Claims whose own code raised: an internal error, never a verdict."""
+        return [c for c in self.claims if c.error]
+
+    @property
+    def label(self) -> str:
+        """The theorem verdict as printed: ``error`` when a claim's code raised."""
+        return "error" if self.errors else str(self.verdict)
+
     def as_expected(self) -> bool:
-        return all(c.expected is None or c.verdict == c.expected for c in self.claims)
+        return not self.errors and all(c.expected is None or c.verdict == c.expected for c in self.claims)
 
     def claim(self, name: str) -> ClaimResult:
         """The result of the claim named ``name`` (KeyError naming it when there is none)."""
@@ -92,7 +125,7 @@ class TheoremResult:
     def as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
-            "verdict": str(self.verdict),
+            "verdict": self.label,
             "as_expected": self.as_expected(),
             "claims": [c.as_dict() for c in self.claims],
             "errata": [asdict(e) for e in self.errata],

@@ -31,10 +31,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from proofkit.check import _guarded
+from proofkit.check import decide_own
 from proofkit.errors import InputError
 from proofkit.spec import Computed, SymbolicStep, Theorem
-from proofkit.symbolic import decide as decide_symbolic
 from proofkit.verdict import Verdict
 
 _CMP_SWAP: dict[type, type] = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
@@ -268,11 +267,10 @@ def decide(claim: Any, fn: Callable[..., Any], params: Mapping[str, Any], timeou
     if lines is not None:
         sys.settrace(tracer)
     try:
-        if isinstance(claim, Computed):
-            v, res, how = _guarded(claim, lambda: fn(params))
-        else:
-            v, res, how = _guarded(claim, lambda: decide_symbolic(fn()))
-        return str(Verdict(v)), str(res), str(how)
+        field = "run" if isinstance(claim, Computed) else "check"
+        mutated = dataclasses.replace(claim, **{field: fn})
+        v, res, how, _scope, _note, error, _cert = decide_own(mutated, params)
+        return ("error" if error else str(Verdict(v))), str(res), str(how)
     except _Timeout:
         return "timeout", "", ""
     except InputError as exc:  # a mutant that asks for an impossible computation changed the claim
