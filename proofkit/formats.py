@@ -36,7 +36,7 @@ from .errors import InputError, cap_text
 BASE = "https://proofkit.dev/schemas/"
 #: JSON Schema dialect of every schema file
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-#: the key a ``--json`` output carries its version in (``"schema": "check/1"``)
+#: the key a ``--json`` output carries its version in (``"schema": "check/2"``)
 OUTPUT_KEY = "schema"
 #: byte cap of a file given to ``validate`` when its kind has none of its own (outputs, sweep files)
 DEFAULT_MAX_BYTES = 64 << 20
@@ -71,9 +71,9 @@ class Format:
         return f"{self.kind}.schema.json"
 
 
-def _output(kind: str, what: str, array: bool = False) -> Format:
+def _output(kind: str, what: str, array: bool = False, version: int = 1) -> Format:
     """A ``--json`` output: version in its ``schema`` field (an array has none: its schema's is its own)."""
-    return Format(kind, 1, what, None if array else (OUTPUT_KEY, f"{kind}/1"))
+    return Format(kind, version, what, None if array else (OUTPUT_KEY, f"{kind}/{version}"))
 
 
 FORMATS: dict[str, Format] = {f.kind: f for f in (
@@ -92,11 +92,11 @@ FORMATS: dict[str, Format] = {f.kind: f for f in (
     Format("sweep-spec", 1, "sweep spec (the input of sweep)", None, read=True, max_bytes=256 * 1024),
     _output("list", "list --json", array=True),
     _output("show", "show --json"),
-    _output("check", "check --json (one line per theorem with --all)"),
+    _output("check", "check --json (one line per theorem with --all)", version=2),
     _output("falsify", "falsify --json"),
     _output("scan", "scan --json"),
     _output("replay", "replay --json"),
-    _output("report", "report --format json (the verdict table)", array=True),
+    _output("report", "report --format json (the verdict table)", array=True, version=2),
     _output("report-tables", "report --tables --json (the paper tables)", array=True),
     _output("cite", "cite --json"),
     _output("verify-bundle", "verify-bundle --json"),
@@ -164,7 +164,7 @@ def validate(kind: str, obj: Any, document: str | None = None, within: str | Non
 
 
 def stamp(kind: str, obj: Any) -> Any:
-    """An output object with its version first (``{"schema": "check/1", ...}``); arrays as they are."""
+    """An output object with its version first (``{"schema": "check/2", ...}``); arrays as they are."""
     if not isinstance(obj, dict):
         return obj
     return {OUTPUT_KEY: get(kind).tag, **{k: v for k, v in obj.items() if k != OUTPUT_KEY}}

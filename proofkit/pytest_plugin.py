@@ -24,6 +24,7 @@ import pytest
 
 from . import registry, reproduce, testing
 from .errors import InputError, cap_text
+from .evidence import render as render_scope
 from .tolerances import MIN_DPS
 from .verdict import ClaimResult, TheoremResult
 
@@ -110,7 +111,8 @@ class TheoremItem(pytest.Item):
         if not any(c.expected is not None for c in result.claims):
             pytest.skip(f"{self.theorem_id} declares no expected verdicts (its expect is empty): checked "
                         f"({result.verdict}), nothing to compare")
-        wrong = [c for c in result.claims if c.expected is not None and c.verdict != c.expected]
+        wrong = [c for c in result.claims
+                 if c.error or (c.expected is not None and c.verdict != c.expected)]
         if wrong:
             raise NotAsExpected(result, wrong)
 
@@ -119,9 +121,11 @@ class TheoremItem(pytest.Item):
             return super().repr_failure(excinfo, style)
         res, wrong = excinfo.value.result, excinfo.value.wrong
         lines = [f"{res.id}: {len(wrong)} of {len(res.claims)} claims not as expected (theorem verdict "
-                 f"{res.verdict}; dps {res.dps}, seed {res.seed}; {self.file}, {self.source.origin})"]
+                 f"{res.label}; dps {res.dps}, seed {res.seed}; {self.file}, {self.source.origin})"]
         for c in wrong:
-            lines.append(f"  {c.name!r} ({c.role}): {c.verdict}, expected {c.expected}")
+            lines.append(f"  {c.name!r} ({c.role}): {c.label}, expected {c.expected}")
+            if c.scope is not None:
+                lines.append(f"      scope: {render_scope(c.scope)}")
             lines.append(f"      how: {cap_text(c.how, 400)}")
         return "\n".join(lines)
 

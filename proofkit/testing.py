@@ -10,7 +10,7 @@ from typing import Any
 from . import registry
 from .check import check
 from .falsify import FalsifyResult, falsify
-from .verdict import TheoremResult
+from .verdict import TheoremResult, Verdict
 
 _CHECKS: dict[str, TheoremResult] = {}
 _FALSIFY: dict[str, FalsifyResult] = {}
@@ -41,8 +41,11 @@ def summary_lines() -> list[str]:
     for r in _CHECKS.values():
         sets = ",".join(f"{k}={v}" for k, v in r.params.items() if v != registry.get(r.id)
                         .params.get(k).default) or "defaults"
-        lines.append(f"check   {r.id:8s} [{sets}] {r.verdict} (dps {r.dps}, seed {r.seed}, "
-                     f"{len(r.errata)} errata)")
+        findings = sum(c.erratum for c in r.claims)
+        readings = sum(c.verdict == Verdict.REFUTED and c.role != "control" and not c.erratum
+                       and not c.error for c in r.claims)
+        lines.append(f"check   {r.id:8s} [{sets}] {r.label} (dps {r.dps}, seed {r.seed}, {findings} "
+                     f"refuted as printed, {readings} readings refuted, {len(r.errata)} relation errata)")
     for f in _FALSIFY.values():
         lines.append(f"falsify {f.theorem:8s} drop [{', '.join(f.dropped) or 'none'}] {f.verdict}"
                      f"{' certified' if f.certified else ''} "

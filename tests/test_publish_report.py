@@ -94,8 +94,9 @@ def test_csv_and_markdown_carry_the_same_cells(rows, written):
     assert lines[0] == [title for _, title in table.COLUMNS] and len(lines) == len(rows) + 1
     for line, r in zip(lines[1:], rows):
         assert line[:6] == [r["theorem"], r["paper"], r["section"], r["claim"], r["role"], r["verdict"]]
-        assert line[7] == ("yes" if r["certified"] else "no")
-        assert line[10] == "; ".join(rec["path"] for rec in r["records"])
+        assert line[6:8] == [r["finding"], r["scope"]]
+        assert line[9] == ("yes" if r["certified"] else "no")
+        assert line[12] == "; ".join(rec["path"] for rec in r["records"])
     md = (written / f"{REPORT_STEM}.md").read_text(encoding="utf-8").splitlines()
     assert len(md) == len(rows) + 2
     for line in md:  # every row has exactly the columns' cells: no unescaped pipe inside a cell
@@ -128,7 +129,8 @@ TRICKY = r"a_b & 50% $x$ #1 {y} ~ ^ \ <|> --drop – Λ̃ ψ ≤ naïve “q” 
 
 
 def test_escaping_survives_every_special_and_unicode():
-    row = table.Row("X.T1", TRICKY, TRICKY, TRICKY, "conclusion", "refuted", "exact", True, TRICKY, TRICKY,
+    row = table.Row("X.T1", TRICKY, TRICKY, TRICKY, "conclusion", "refuted", "erratum", TRICKY, "exact", True,
+                    TRICKY, TRICKY,
                     (table.RecordLink("counterexamples/X.T1_drop-A_1.json", ("A_1",)),))
     _latex_structure(render.to_latex([row]))
     assert render.latex_escape("Λ̃ ≤ ã 日 --") == \

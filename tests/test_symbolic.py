@@ -157,9 +157,10 @@ def test_encoded_steps_keep_their_expected_verdicts():
     assert seen >= 10
 
 
-def test_a_step_that_raises_is_inconclusive_and_the_rest_still_runs():
-    """Issue #9: a SymbolicStep (or Computed claim) whose own code raises decides nothing: the claim is
-    inconclusive with the exception named, the other claims are still decided, and nothing crashes."""
+def test_a_step_that_raises_is_an_error_and_the_rest_still_runs():
+    """A SymbolicStep (or Computed claim) whose own code raises decides nothing: the claim is an internal
+    error with the exception named (no verdict, never a quiet inconclusive), the other claims are still
+    decided, and nothing crashes."""
     from proofkit.check import check
     from proofkit.params import ParamSpace
     from proofkit.spec import Computed, PaperRef, SymbolicStep, Theorem
@@ -180,8 +181,10 @@ def test_a_step_that_raises_is_inconclusive_and_the_rest_still_runs():
     )
     r = check(thm)
     by = {c.name: c for c in r.claims}
-    assert by["inverse of a singular matrix"].verdict == Verdict.INCONCLUSIVE
-    assert "raised NonInvertibleMatrixError" in by["inverse of a singular matrix"].how
+    assert by["inverse of a singular matrix"].label == "error"
+    assert by["inverse of a singular matrix"].error.startswith("NonInvertibleMatrixError")
     broken_result = by["broken computation"]
-    assert broken_result.verdict == Verdict.INCONCLUSIVE and "KeyError" in broken_result.how
-    assert by["x - x = 0"].verdict == Verdict.CERTIFIED
+    assert broken_result.label == "error" and broken_result.error.startswith("KeyError")
+    assert by["x - x = 0"].verdict == Verdict.CERTIFIED and not by["x - x = 0"].error
+    assert [c.name for c in r.errors] == ["inverse of a singular matrix", "broken computation"]
+    assert r.label == "error" and r.as_dict()["verdict"] == "error" and not r.as_expected()

@@ -40,7 +40,7 @@ def test_documented_example_checks(capsys):
     assert code == 0 and err == ""
     assert out.startswith("MY.T1: certified")
     for line in ("[certified] length generalization (conclusion)", "[certified] lam~ = lam (identification)",
-                 "[refuted] claimed: b~ = b (identification)",
+                 "[refuted] claimed: b~ = b (identification; erratum: false as printed)",
                  "[certified] sigma(u) = (1 + tanh(u/2))/2 (proof-step)",
                  "how: exact: sympy simplifies the residual, rewritten in exp, to zero"):
         assert line in out, line

@@ -19,7 +19,7 @@ from ..errors import InputError
 from ..formats import stamp
 from ..parallel import jobs_arg
 from ..tolerances import MAX_DPS, MIN_DPS
-from . import bundle, cite, figures, records, render, table
+from . import bundle, cite, figures, records, refs, render, table
 from . import verify as verifying
 
 #: the file a report writes per format under --out: verdicts.<extension>
@@ -122,6 +122,11 @@ def add_report_arguments(s: argparse.ArgumentParser) -> None:
                    help="instead: the paper tables reproduced row by row (theorems *.TAB* by default)")
     s.add_argument("--json", action="store_true",
                    help="with --tables: as JSON; else the same as --format json")
+    s.add_argument("--paper-refs", action="store_true",
+                   help="instead: paper_refs.md's summary tables of the built-in theorems, from their "
+                        "claims, readings and expected verdicts (no check is run)")
+    s.add_argument("--write", default=None, metavar="FILE",
+                   help="with --paper-refs: replace the generated tables inside FILE (e.g. paper_refs.md)")
     s.set_defaults(handler=report_main)
 
 
@@ -152,11 +157,36 @@ def _paper_tables(args: argparse.Namespace) -> int:
     return 0 if all(r.as_expected() for r in results) else 1
 
 
+def _paper_refs(args: argparse.Namespace) -> int:
+    """paper_refs.md's generated summary tables of the built-in theorems (printed, or written into
+    ``--write FILE`` between its markers)."""
+    if not args.paper_refs:
+        raise InputError("--write", "--paper-refs (it writes paper_refs.md's generated tables)")
+    if args.ids or args.format or args.out or args.figures or args.tables:
+        raise InputError("--paper-refs", "no theorem ids, --format, --out, --figures or --tables with it")
+    block = refs.summary(t for t in registry.load_all().values()
+                         if registry.where(t.id)[1].kind == "builtin")
+    if args.write is None:
+        print(block)
+        return 0
+    path = Path(args.write)
+    try:
+        text = path.read_text(encoding="utf-8")
+        new = refs.replace_block(text, block)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InputError("--write", "a readable UTF-8 file holding the generated-table markers",
+                         f"{args.write} ({exc})") from None
+    print(atomic.write_file(path, new, "--write"))
+    return 0
+
+
 def report_main(args: argparse.Namespace) -> int:
     """``proofkit report``: check every (or every named) theorem at its defaults and write the verdict
     table in the chosen formats, and figures with --figures."""
     if args.tables:
         return _paper_tables(args)
+    if args.paper_refs or args.write is not None:
+        return _paper_refs(args)
     formats = _formats(args)
     if args.figures and args.out is None:
         raise InputError("--figures", "--out DIR (figures are written as files)")

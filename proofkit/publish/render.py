@@ -103,8 +103,9 @@ def _breakable(text: str) -> str:
 
 
 #: column widths of the LaTeX table, fractions of \linewidth (they and the column gaps fill the line)
-_WIDTHS = {"theorem": 0.08, "paper": 0.09, "section": 0.10, "claim": 0.15, "role": 0.07, "verdict": 0.07,
-           "precision": 0.05, "certified": 0.05, "errata": 0.09, "note": 0.06, "records": 0.07}
+_WIDTHS = {"theorem": 0.06, "paper": 0.06, "section": 0.07, "claim": 0.11, "role": 0.05, "verdict": 0.06,
+           "finding": 0.05, "scope": 0.14, "precision": 0.04, "certified": 0.04, "errata": 0.07, "note": 0.05,
+           "records": 0.05}
 #: columns whose text may break after separators
 _BREAKABLE = ("theorem", "paper", "section")
 #: every cell starts ragged right, with a zero skip so that TeX may hyphenate its first word; rows end with

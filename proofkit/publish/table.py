@@ -1,16 +1,19 @@
 """The verdict table of encoded results: one row per claim of each checked theorem, as real columns.
 
 Columns: theorem id; the paper and its section (``Theorem.paper``: section and equations); the claim's
-name and role; its verdict; the arithmetic its evidence names (``precision``); whether that evidence is a
-proof (``certified``); the errata found for it; its note (tautology, control not biting); and links to
-the stored counterexample records of the theorem.
+name and role; its verdict; what a refutation is (``finding``: ``erratum`` for a statement false as the
+paper prints it, ``<reading> refuted`` for a reading of proofkit's, empty otherwise); what the verdict
+covers (``scope``: reading, domain, evidence, "at the fitted learner", rendered by
+:func:`proofkit.evidence.render`); the arithmetic of the evidence (``precision``); whether that evidence
+is a proof (``certified``); the errata the relation search found for it; its note (tautology, control not
+biting); and links to the stored counterexample records of the theorem.
 
-``precision`` and ``certified`` are read from the claim's evidence text (the how-text the engine writes
-with every verdict, docs/verdicts.md), because a claim result carries no separate field for them:
-``ball`` when the evidence is a ball or interval bound (python-flint, Krawczyk), ``exact`` when it is
-exact (rational or sympy) arithmetic, ``float64`` when it names float64 only, else the working precision
-``dps N``. A claim is certified when its verdict is ``certified``, or when it is ``refuted`` by ball or
-exact evidence that does not call itself uncertified (a proven counterexample).
+``precision`` is read from the claim's scope (its evidence kind): ``ball`` for interval bounds and
+Krawczyk boxes, ``exact`` for exact arithmetic, identities, enumerations and rational learners,
+``float64`` for floating point, else the working precision ``dps N``; a claim whose verdict is the theorem
+file's own (a legacy tuple) falls back to the words of its how-text. A claim is certified when its
+verdict is ``certified``, or when it is ``refuted`` by ball or exact evidence that does not call itself
+uncertified (a proven counterexample).
 
 A record names the claim it refutes (under dropped assumptions); it is linked on that claim's row, or on
 the theorem's first conclusion row (its first row if it has none) when no claim checked at the defaults
@@ -25,14 +28,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..evidence import Method
+from ..evidence import render as render_scope
 from ..spec import Theorem
 from ..verdict import ClaimResult, TheoremResult, Verdict
 from .records import Stored
 
 #: (field, header) of every column, in order
 COLUMNS = (("theorem", "theorem"), ("paper", "paper"), ("section", "section"), ("claim", "claim"),
-           ("role", "role"), ("verdict", "verdict"), ("precision", "precision"), ("certified", "certified"),
-           ("errata", "errata"), ("note", "note"), ("records", "records"))
+           ("role", "role"), ("verdict", "verdict"), ("finding", "finding"), ("scope", "scope"),
+           ("precision", "precision"), ("certified", "certified"), ("errata", "errata"), ("note", "note"),
+           ("records", "records"))
 
 _BALL = ("ball bound", "interval", "krawczyk")
 _EXACT = ("exact", "rational", "sympy")
@@ -60,6 +66,8 @@ class Row:
     claim: str
     role: str
     verdict: str
+    finding: str
+    scope: str
     precision: str
     certified: bool
     errata: str
@@ -83,8 +91,26 @@ class Row:
         return out
 
 
+_KIND = {Method.INTERVAL.value: "ball", Method.KRAWCZYK.value: "ball", Method.EXACT.value: "exact",
+         Method.IDENTITY.value: "exact", Method.ENUMERATION.value: "exact",
+         Method.RATIONAL_LEARNER.value: "exact", Method.FLOAT.value: "float64"}
+
+
+def finding(claim: ClaimResult) -> str:
+    """``erratum`` (false as printed), ``<reading> refuted`` (a reading of proofkit's), or ''."""
+    if claim.error or claim.verdict != Verdict.REFUTED or claim.role == "control":
+        return ""
+    reading = getattr(claim.scope, "reading", "as printed")
+    return "erratum" if claim.erratum else f"{reading} refuted"
+
+
 def precision(claim: ClaimResult, dps: int) -> str:
     """The arithmetic the claim's evidence names (module docstring)."""
+    kind = getattr(claim.scope, "evidence", "")
+    if kind in _KIND:
+        return _KIND[kind]
+    if kind in (Method.SAMPLED.value, Method.SEARCH.value):
+        return f"dps {dps}"
     how = claim.how.lower()
     if any(word in how for word in _BALL):
         return "ball"
@@ -127,7 +153,8 @@ def rows(thm: Theorem, res: TheoremResult, stored: Sequence[Stored], base: Path)
     out = []
     for c in res.claims:
         arithmetic = precision(c, res.dps)
-        out.append(Row(thm.id, thm.paper.paper, section, c.name, c.role, str(c.verdict), arithmetic,
-                       certified(c, arithmetic), "; ".join(errata.get(c.name, [])), c.note,
+        scope = "" if c.scope is None else render_scope(c.scope)
+        out.append(Row(thm.id, thm.paper.paper, section, c.name, c.role, c.label, finding(c), scope,
+                       arithmetic, certified(c, arithmetic), "; ".join(errata.get(c.name, [])), c.note,
                        tuple(links.get(c.name, []))))
     return out
