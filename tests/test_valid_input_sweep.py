@@ -1,9 +1,9 @@
 """Every parameter of every registered theorem at its limits (issue 10, finding 1).
 
 A value that a theorem's ParamSpace allows is valid input: ``check`` must decide it, never raise (a
-traceback is exit 1, which reads as "refuted"), never reject it as bad input, and no claim may end
-"inconclusive: the claim's check raised ...". A value outside the range is bad input: exit 2, one line
-naming ``--set NAME`` and the allowed range.
+traceback is exit 1, which reads as "refuted"), never reject it as bad input, and no claim may be
+labelled ``error`` (its own code raised: an internal error, exit 4). A value outside the range is bad
+input: exit 2, one line naming ``--set NAME`` and the allowed range.
 
 Each parameter is swept at its min, a value inside and its max (ints and floats), every choice (strings)
 and both values (bools), one parameter at a time:
@@ -41,9 +41,6 @@ from proofkit.errors import InputError
 from proofkit.params import Param
 from proofkit.spec import Computed, SymbolicStep, Theorem
 from proofkit.testing import run_cli
-
-#: how check reports a claim whose own code raised (proofkit.check._guarded)
-RAISED = "the claim's check raised"
 
 THEOREMS: dict[str, Theorem] = registry.load_all()
 
@@ -183,7 +180,7 @@ def test_every_allowed_value_is_decided(tid: str, name: str, value: Any) -> None
     thm = THEOREMS[tid]
     overrides = {**cheapest(thm), name: value}
     res = check(narrowed(thm, name), overrides)
-    raised = [f"{c.name}: {c.how}" for c in res.claims if RAISED in c.how]
+    raised = [f"{c.name}: {c.error}" for c in res.claims if c.error]
     assert not raised, f"{tid} --set {name}={value}: " + "; ".join(raised)
 
 
@@ -194,7 +191,7 @@ def test_every_allowed_value_through_the_cli(capsys: Any, tid: str, name: str, v
     code, out, err = run_cli(capsys, "check", tid, "--set", f"{name}={_set(value)}", "--json")
     assert code in (0, 1, 3), f"{tid} --set {name}={value}: exit {code}: {err.strip()[-300:]}"
     res = json.loads(out)
-    raised = [f"{c['name']}: {c['how']}" for c in res["claims"] if RAISED in c["how"]]
+    raised = [f"{c['name']}: {c['error']}" for c in res["claims"] if c["error"]]
     assert not raised, f"{tid} --set {name}={value}: " + "; ".join(raised)
 
 

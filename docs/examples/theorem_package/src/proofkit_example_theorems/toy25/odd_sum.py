@@ -3,6 +3,7 @@ n <= N and symbolically for every n; a control with an off-by-one closed form mu
 
 import sympy as sp
 
+from proofkit.evidence import Method, fails, holds
 from proofkit.params import Param, ParamSpace
 from proofkit.spec import Computed, PaperRef, SymbolicStep, Theorem
 from proofkit.verdict import Verdict
@@ -12,13 +13,14 @@ n = sp.Symbol("n", integer=True, positive=True)
 
 
 def every_n_up_to_N(p):
-    """1 + 3 + ... + (2n - 1) = n^2 in exact integers for n = 1..N."""
-    total = 0
+    """Evidence: 1 + 3 + ... + (2n - 1) = n^2 in exact integers for n = 1..N (running sums)."""
+    total, domain = 0, f"n = 1..{p['N']}"
     for m in range(1, p["N"] + 1):
         total += 2 * m - 1
         if total != m * m:
-            return Verdict.REFUTED, str(total - m * m), f"exact: at n = {m} the sum is {total}, not {m * m}"
-    return Verdict.CERTIFIED, "0", f"exact: integer sums equal n^2 for n = 1..{p['N']}"
+            return fails(Method.EXACT, f"n = {m}: the sum is {total}, not {m * m}", domain=domain,
+                         residual=str(total - m * m))
+    return holds(Method.ENUMERATION, domain, count=p["N"])
 
 
 THEOREM = Theorem(
@@ -30,7 +32,7 @@ THEOREM = Theorem(
     assumptions=(),
     claims=(
         Computed("sum = n^2 for n <= N", "conclusion", "Lemma 1", text="sum_{k<n} (2k + 1) = n^2, n = 1..N",
-                 run=every_n_up_to_N),
+                 run=every_n_up_to_N, reading="proxy"),
         SymbolicStep("sum = n^2 for every n", "proof-step", "Lemma 1, proof",
                      "sum_{k<n} (2k + 1) = n^2", lambda: sp.summation(2 * k + 1, (k, 0, n - 1)) - n**2),
         SymbolicStep("control: sum = (n + 1)^2", "control", "an off-by-one closed form (false)",
