@@ -258,22 +258,42 @@ def _numeric_scope(claim: Claim, verdict: Verdict, how: str, domain: str) -> Sco
     return Scope(reading=claim.reading, domain=domain, evidence=str(kind), at=AT_FIT)
 
 
+#: readings that are not the theorem's statement: they bound what the theorem verdict may say
+_NOT_THE_STATEMENT = ("proxy", "experiment", "our reading")
+
+
 def theorem_verdict(results: list[ClaimResult], violated: list[str]) -> tuple[Verdict, str]:
-    """Combine the conclusions and proof steps. Claims that hold by definition are no evidence. Under
+    """Combine the conclusions and proof steps. Claims that hold by definition are no evidence. A
+    conclusion or step read as a proxy, an experiment or proofkit's reading is not the theorem's
+    statement: certified there counts as confirmed for the theorem, refuted there as inconclusive (a
+    reading refuted says nothing against the statement; the claim itself keeps its verdict). Under
     violated assumptions the proof's steps do not apply, so only the numeric conclusions count (a
     refuted one refutes; holding ones say nothing of every learner) and the verdict is at most
-    inconclusive unless something is refuted."""
+    inconclusive unless something is refuted. Returns (verdict, the reason the verdict was capped, or
+    '')."""
     evidence = [r for r in results
                 if r.role in ("conclusion", "proof-step") and "by definition" not in r.note]
+    capped: list[str] = []
+
+    def counted(r: ClaimResult) -> Verdict:
+        reading = getattr(r.scope, "reading", "as printed")
+        if reading not in _NOT_THE_STATEMENT or r.verdict in (Verdict.CONFIRMED, Verdict.INCONCLUSIVE):
+            return r.verdict
+        capped.append(f"'{r.name}' ({reading}, {r.verdict})")
+        return Verdict.CONFIRMED if r.verdict == Verdict.CERTIFIED else Verdict.INCONCLUSIVE
+
+    verdicts = [(r.role, counted(r)) for r in evidence]
+    why = ("theorem verdict bounded by claims that read the statement as a proxy, an experiment or "
+           "proofkit's reading (certified there counts as confirmed, refuted as inconclusive): "
+           + ", ".join(capped)) if capped else ""
     if not violated:
-        return combine([r.verdict for r in evidence]), ""
-    concl = [r.verdict for r in evidence if r.role == "conclusion"]
-    if Verdict.REFUTED in concl:
-        return Verdict.REFUTED, ""
-    return Verdict.INCONCLUSIVE, (
+        return combine([v for _, v in verdicts]), why
+    if Verdict.REFUTED in [v for role, v in verdicts if role == "conclusion"]:
+        return Verdict.REFUTED, why
+    return Verdict.INCONCLUSIVE, "; ".join(filter(None, [why, (
         f"assumptions violated ({', '.join(violated)}): the theorem does not apply, its proof steps are "
         "no evidence here, and a fitted learner that generalizes says nothing of every learner; "
-        "`proofkit falsify` (or `scan`) searches for a counterexample")
+        "`proofkit falsify` (or `scan`) searches for a counterexample")]))
 
 
 def _check_numeric(theorem: Theorem, params: dict[str, Any], numeric: list[Claim], dps: int, seed: int,

@@ -154,3 +154,16 @@ def test_no_built_in_theorem_decides_its_own_verdict():
             if _returns_a_verdict(node):
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert offenders == [], f"{len(offenders)} returns of a verdict tuple: " + ", ".join(offenders[:20])
+
+
+@pytest.mark.parametrize("reading", ["proxy", "experiment", "our reading"])
+def test_a_reading_that_is_not_the_statement_bounds_the_theorem_verdict(reading):
+    """Certified over a bounded proxy is confirmed for the theorem; a refuted reading is no refutation
+    of the theorem (inconclusive); the claims keep their own verdicts."""
+    holds = check(_theorem(lambda p: ev.holds(ev.Method.EXACT, "n = 1..3", count=3), reading=reading))
+    assert holds.claims[0].verdict == Verdict.CERTIFIED and holds.verdict == Verdict.CONFIRMED
+    assert any("bounded by claims" in f for f in holds.flags)
+    fails = check(_theorem(lambda p: ev.fails(ev.Method.EXACT, "n = 2", domain="n = 1..3"), reading=reading))
+    assert fails.claims[0].verdict == Verdict.REFUTED and fails.verdict == Verdict.INCONCLUSIVE
+    printed = check(_theorem(lambda p: ev.fails(ev.Method.EXACT, "n = 2", domain="n = 1..3")))
+    assert printed.verdict == Verdict.REFUTED and not printed.flags

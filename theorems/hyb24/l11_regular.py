@@ -9,6 +9,7 @@ from proofkit.crasp import eventual
 from proofkit.crasp.checks import agreement, length_for, truth_rows
 from proofkit.crasp.library import load_index
 from proofkit.crasp.truth import LIBRARY
+from proofkit.evidence import Method, fails, holds, undecided
 from proofkit.params import Param, ParamSpace
 from proofkit.predicates import CRASP_PERIODIC, CRASP_PLAIN, Available, InCRASP
 from proofkit.spec import Assumption, Computed, PaperRef, Theorem
@@ -18,19 +19,26 @@ PROGRAMS = Path(__file__).parent / "programs"
 
 
 def member(file, fragment):
+    """Evidence: the program agrees with its ground truth on every string up to the exhaustive length
+    and lies in the fragment (a bounded proxy of membership, which is about every length)."""
     return lambda p: agreement(PROGRAMS, file, p["binary_len"], fragment)
 
 
 def constant_rows(name):
-    """Regular languages have O(1) rows, so Theorem 12 cannot witness non-expressibility: inconclusive."""
+    """Regular languages have O(1) rows, so Theorem 12 cannot witness non-expressibility: undecided."""
     def run(p):
-        top = max(1, length_for(len(LIBRARY[name].alphabet), 2 * p["N"]) // 2)  # same string count
+        k = len(LIBRARY[name].alphabet)
+        top = max(1, length_for(k, 2 * p["N"]) // 2)  # same string count
         r = truth_rows(name, range(1, top + 1))
-        return (Verdict.INCONCLUSIVE, str(r),
-                f"one-way rows {r} for N = 1..{top} are constant, as for every regular language, so the "
-                f"communication bound cannot decide it; the paper's proof (Lemmas 40/41, Krebs 2008) is "
-                f"cited, not executed")
+        return undecided(f"one-way rows {r} for N = 1..{top} are constant, as for every regular language, "
+                         f"so the communication bound cannot decide it; the paper's proof (Lemmas 40/41, "
+                         f"Krebs 2008) is cited, not executed", method=Method.ENUMERATION,
+                         domain=f"{name}: one-way rows at N = 1..{top}, all {k}^(2N) strings at each N",
+                         count=top, residual=str(r))
     return run
+
+
+DOMAIN37 = "the library programs without periodic predicates whose alphabet has a, on a^n for every n"
 
 
 def lemma37_certificates(p):
@@ -44,16 +52,18 @@ def lemma37_certificates(p):
             continue
         cert = eventual.certify_not_recognizing(e.program, lang, "a", language_period=2)
         if not cert.certified:
-            return Verdict.REFUTED, e.file, f"{e.file} is not certified: {cert.reason}"
+            return fails(Method.EXACT, f"{e.file} is not certified: {cert.reason}", domain=DOMAIN37,
+                         residual=e.file)
         done.append(f"{e.file} (n0 {cert.threshold}, witness n = {cert.witness})")
     rep = eventual.fuzz(p["fuzz"], seed=0, n_max=300)
     if rep.mismatches:
-        return (Verdict.REFUTED, str(rep.mismatches),
-                f"eventual forms disagree with the interpreter: {rep.failures[:3]}")
-    return (Verdict.CERTIFIED, f"{len(done)} programs",
-            "exact per-program certificates (not a proof over all programs): " + "; ".join(done)
-            + f". The symbolic evaluator agrees with the interpreter on {rep.eventual_checks} (op, position) "
-              f"pairs of {rep.programs} seeded random programs up to n = 300")
+        return fails(Method.EXACT, f"eventual forms disagree with the interpreter: {rep.failures[:3]}",
+                     domain=f"{rep.programs} seeded random programs up to n = 300",
+                     residual=str(rep.mismatches))
+    return holds(Method.EXACT, DOMAIN37, count=len(done), residual=f"{len(done)} programs",
+                 detail="exact per-program certificates (not a proof over all programs): " + "; ".join(done)
+                        + f". The symbolic evaluator agrees with the interpreter on {rep.eventual_checks} "
+                          f"(op, position) pairs of {rep.programs} seeded random programs up to n = 300")
 
 
 THEOREM = Theorem(
@@ -80,38 +90,40 @@ THEOREM = Theorem(
     ),
     claims=(
         Computed("(aa)* in C-RASP[periodic] over {a,b}", "conclusion", "Lemma 11 (2); App. C.2.3",
-                 "L := #Q(b) == 0 and mod(2, 0)", member("aa_star.crasp", "[periodic]"),
+                 "L := #Q(b) == 0 and mod(2, 0)", member("aa_star.crasp", "[periodic]"), reading="proxy",
                  predicate=InCRASP(sp.Symbol("(aa)* over {a,b}"), CRASP_PERIODIC)),
         Computed("(aa)* in C-RASP[periodic] over {a}", "conclusion", "benchmark alphabet",
-                 "L := mod(2, 0)", member("aa_star_unary.crasp", "[periodic]"),
+                 "L := mod(2, 0)", member("aa_star_unary.crasp", "[periodic]"), reading="proxy",
                  predicate=InCRASP(sp.Symbol("(aa)* over {a}"), CRASP_PERIODIC)),
         Computed("subsequence aab in C-RASP[]", "conclusion", "Lemma 11 (4); App. C.1.4",
-                 "strict-past chain E1, E2, E3", member("subseq_aab.crasp", "[]"),
+                 "strict-past chain E1, E2, E3", member("subseq_aab.crasp", "[]"), reading="proxy",
                  predicate=InCRASP(sp.Symbol("Sigma*aSigma*aSigma*bSigma*"), CRASP_PLAIN)),
         Computed("avoiding subsequence 1010 (Tomita 7) in C-RASP[]", "conclusion", "Lemma 11 (4); C.1.5",
-                 "strict-past chain E1..E4, #E4 == 0", member("tomita7_pt.crasp", "[]"),
+                 "strict-past chain E1..E4, #E4 == 0", member("tomita7_pt.crasp", "[]"), reading="proxy",
                  predicate=InCRASP(sp.Symbol("Tomita7"), CRASP_PLAIN)),
         Computed("Sigma*abSigma* over {a,b} in C-RASP[] (needs no Local)", "identification",
                  "Lemma 11 / App. E.1.2 without Local: an earlier reading named Sigma*abSigma* over {a,b} "
                  "as needing Local; the computation shows it does not (Tomita 4 does)",
                  "over two letters ab is a factor iff some b follows an a: #(Q(b) and #Q(a) >= 1) >= 1",
-                 member("contains_ab_plain.crasp", "[]")),
+                 member("contains_ab_plain.crasp", "[]"), reading="proxy"),
         Computed("PARITY not in C-RASP[periodic,local]", "identification", "Lemma 11 (1); L40/L41",
-                 "no program decides PARITY", constant_rows("PARITY")),
+                 "no program decides PARITY", constant_rows("PARITY"), reading="as printed"),
         Computed("Sigma*be* not in C-RASP[periodic,local]", "identification", "Lemma 11 (3); #17",
-                 "no program decides Sigma*be*", constant_rows("Sigma*be*")),
+                 "no program decides Sigma*be*", constant_rows("Sigma*be*"),
+                 reading="as printed"),
         Computed("no library C-RASP[] program recognizes (aa)* (Lemma 37 certificates)", "identification",
                  "Lemma 11 (2); Lemma 37", "each program without periodic predicates is eventually constant "
-                 "on a^n, hence differs from (aa)*", lemma37_certificates),
+                 "on a^n, hence differs from (aa)*", lemma37_certificates, reading="proxy"),
         Computed("control: (aa)* program without mod(2,0) is (aa)*", "control", "deliberately false",
-                 "L := #Q(b) == 0 decides (aa)*", member("aa_star_no_period.crasp", None)),
+                 "L := #Q(b) == 0 decides (aa)*", member("aa_star_no_period.crasp", None),
+                 reading="proxy"),
     ),
     expect={
-        "(aa)* in C-RASP[periodic] over {a,b}": Verdict.CONFIRMED,
-        "(aa)* in C-RASP[periodic] over {a}": Verdict.CONFIRMED,
-        "subsequence aab in C-RASP[]": Verdict.CONFIRMED,
-        "avoiding subsequence 1010 (Tomita 7) in C-RASP[]": Verdict.CONFIRMED,
-        "Sigma*abSigma* over {a,b} in C-RASP[] (needs no Local)": Verdict.CONFIRMED,
+        "(aa)* in C-RASP[periodic] over {a,b}": Verdict.CERTIFIED,
+        "(aa)* in C-RASP[periodic] over {a}": Verdict.CERTIFIED,
+        "subsequence aab in C-RASP[]": Verdict.CERTIFIED,
+        "avoiding subsequence 1010 (Tomita 7) in C-RASP[]": Verdict.CERTIFIED,
+        "Sigma*abSigma* over {a,b} in C-RASP[] (needs no Local)": Verdict.CERTIFIED,
         "PARITY not in C-RASP[periodic,local]": Verdict.INCONCLUSIVE,
         "Sigma*be* not in C-RASP[periodic,local]": Verdict.INCONCLUSIVE,
         "no library C-RASP[] program recognizes (aa)* (Lemma 37 certificates)": Verdict.CERTIFIED,

@@ -10,6 +10,7 @@ from proofkit.crasp import comm
 from proofkit.crasp.checks import length_for, rows_match
 from proofkit.crasp.library import load_index
 from proofkit.crasp.protocol import protocol_table
+from proofkit.evidence import Method, fails, holds, undecided
 from proofkit.params import Param, ParamSpace
 from proofkit.predicates import Local, Periodic, rows
 from proofkit.spec import Assumption, Computed, PaperRef, Theorem, function, predicate
@@ -29,16 +30,21 @@ PROGRAMS = Path(__file__).parent / "programs"
 
 
 def library_bound(p):
-    """The program-level bound (derived here, not in the paper) for every library program:
-    rows_P(N) <= (N+1)^K_u * prod 2^min(tau, N)."""
+    """Evidence: the program-level bound (derived here, not in the paper) for every library program,
+    rows_P(N) <= (N+1)^K_u * prod 2^min(tau, N), at every N of the range (exact rows)."""
     programs, _ = load_index(PROGRAMS)
-    lines, worst = [], Verdict.CERTIFIED
+    lines, pairs = [], 0
     for e in programs:
         top = max(1, length_for(len(e.program.alphabet), 2 * p["N"]) // 2)
-        v, res, _ = rows_match(PROGRAMS, e.file, range(1, top + 1))
-        lines.append(f"{e.file}: {res}")
-        worst = Verdict.REFUTED if v == Verdict.REFUTED else worst
-    return worst, f"{len(programs)} programs", "exact rows vs bound; " + "; ".join(lines)
+        ev = rows_match(PROGRAMS, e.file, range(1, top + 1))
+        if ev.outcome != "holds":
+            return ev
+        lines.append(f"{e.file}: {ev.residual}")
+        pairs += ev.domain.count or 0
+    return holds(Method.ENUMERATION, f"{len(programs)} library programs, binary N = 1..{p['N']} (other "
+                 f"alphabets: the same string count), all strings of length 2N at each N", count=pairs,
+                 residual=f"{len(programs)} programs",
+                 detail="exact rows vs bound over (program, N) pairs; " + "; ".join(lines))
 
 
 def half_language(X):
@@ -54,44 +60,61 @@ def half_language(X):
 
 
 def nonlocal_rows(p):
+    """Evidence: exact rows of L_half equal 2^ceil(N/2) + 1 (2 at N = 1) at every N of the range."""
     Ns = range(1, p["N"] + 1)
     got = [comm.rows(half_language, 2, N) for N in Ns]
     want = [2 if N == 1 else 2 ** -(-N // 2) + 1 for N in Ns]
-    v = Verdict.CERTIFIED if got == want else Verdict.REFUTED
-    return v, str(got), (f"exact rows of L_half for N = 1..{p['N']}: {got} (predicted here: "
-                         f"2^ceil(N/2) + 1 = {want})")
+    domain = f"L_half at N = 1..{p['N']}, every binary string of length 2N"
+    off = next(((N, g, w) for N, g, w in zip(Ns, got, want) if g != w), None)
+    if off is not None:
+        return fails(Method.ENUMERATION, f"N = {off[0]}: {off[1]} rows, predicted {off[2]}", domain=domain,
+                     count=len(Ns), residual=str(got), detail=f"rows {got}")
+    return holds(Method.ENUMERATION, domain, count=len(Ns), residual=str(got),
+                 detail=f"exact rows of L_half for N = 1..{p['N']}: {got} (predicted here: "
+                        f"2^ceil(N/2) + 1 = {want})")
 
 
 def infinite_precision_rows(p):
     """Thm 12 without its precision hypothesis: a NoPE 2-layer model (running fraction of a's, then its
-    average) at exact arithmetic (constructed here, not in the paper)."""
+    average) at exact arithmetic (constructed here, not in the paper). Undecided: no finite N refutes
+    C log N for an unknown C."""
     top = min(p["N"], 9)
     table = comm.protocol_counterexample(range(1, top + 1))
     got = [r["rows"] for r in table]
     exact = all(r["rows"] == r["two_pow_N"] for r in table)
-    return (Verdict.INCONCLUSIVE, str(got),
-            f"rows {got} = 2^N for N = 1..{top}: {'every' if exact else 'not every'} Alice half gives its "
-            f"own row, so without an O(log N) precision hypothesis Alice needs N bits; a finite N cannot "
-            f"refute C log N for an unknown C, so this is evidence that the main-text statement needs the "
-            f"appendix's precision hypothesis, not a refutation")
+    return undecided(f"rows {got} = 2^N for N = 1..{top}: {'every' if exact else 'not every'} Alice half "
+                     f"gives its own row, so without an O(log N) precision hypothesis Alice needs N bits; a "
+                     f"finite N cannot refute C log N for an unknown C, so this is evidence that the "
+                     f"main-text statement needs the appendix's precision hypothesis, not a refutation",
+                     method=Method.ENUMERATION, count=top, residual=str(got),
+                     domain=f"the NoPE average model at N = 1..{top}, every binary string of length 2N")
+
+
+PROTOCOL_FILES = ("majority.crasp", "dyck1.crasp", "tomita4.crasp", "aa_star.crasp", "contains_ab.crasp")
 
 
 def protocol_simulation(p):
     """The protocol of the proof of Thm 12 / Thm 19: Alice's message (per head and key class: count and exact
     value sums, plus her local window) lets Bob recompute every activation of every layer exactly; bits <=
-    c log2(N+1) + d from the weights."""
+    c log2(N+1) + d from the weights. Evidence over every binary x, y with |x| = |y| = N <= protocol_N."""
     entries = {e.file: e for e in load_index(PROGRAMS)[0]}
-    lines = []
-    for file in ("majority.crasp", "dyck1.crasp", "tomita4.crasp", "aa_star.crasp", "contains_ab.crasp"):
-        t = protocol_table(entries[file].program, range(1, p["protocol_N"] + 1))
+    top = p["protocol_N"]
+    domain = (f"{len(PROTOCOL_FILES)} compiled library programs, every binary x, y with |x| = |y| = N, "
+              f"N = 1..{top}")
+    lines, pairs = [], 0
+    for file in PROTOCOL_FILES:
+        t = protocol_table(entries[file].program, range(1, top + 1))
+        pairs += sum(r["pairs"] for r in t["table"])
         ok = t["exact"] and t["compressible"] and all(r["within_bound"] for r in t["table"])
         bits = [r["max_bits"] for r in t["table"]]
         if not ok:
-            return Verdict.REFUTED, file, f"{file}: protocol not exact or over its bound ({t['reasons']})"
+            return fails(Method.EXACT, f"{file}: protocol not exact or over its bound ({t['reasons']})",
+                         domain=domain, residual=file)
         lines.append(f"{file}: bits {bits}, C_layout {t.get('C_layout', float('nan')):.2f}")
-    return (Verdict.CERTIFIED, f"{len(lines)} programs",
-            f"exact reconstruction of every activation over all binary x, y with |x| = |y| <= "
-            f"{p['protocol_N']}; " + "; ".join(lines))
+    return holds(Method.ENUMERATION, domain + " ((program, x, y) triples)", count=pairs,
+                 residual=f"{len(lines)} programs",
+                 detail=f"exact reconstruction of every activation over all binary x, y with |x| = |y| <= "
+                        f"{top}; " + "; ".join(lines))
 
 
 THEOREM = Theorem(
@@ -118,21 +141,22 @@ THEOREM = Theorem(
                  "Thm 12 for C-RASP programs (a program-level form of the bound, derived here, not in the "
                  "paper)",
                  "rows_P(N) <= (N+1)^K_u * prod_local 2^min(tau, N) for every program and N",
-                 library_bound,
+                 library_bound, reading="proxy",
                  predicate=sp.Le(rows(sp.Symbol("P"), N),
                                  (N + 1) ** K_u * sp.Product(2 ** sp.Min(tau[ell], N), (ell, 1, K_l)))),
         Computed("protocol: Alice's message reconstructs Bob's activations exactly", "conclusion",
                  "proof of Thm 19 (= Thm 12), App. B.3",
                  "C log N bits from Alice determine every activation of Bob's half (compiled networks)",
-                 protocol_simulation, predicate=sp.Le(bits(N), C * sp.log(N))),
+                 protocol_simulation, predicate=sp.Le(bits(N), C * sp.log(N)), reading="proxy"),
         Computed("dropping locality: L_half rows = 2^ceil(N/2) + 1", "identification",
                  "Thm 12 without Local (a family constructed here, not in the paper)",
                  "psi(i,j) = [i = 2j] gives exponentially many rows",
-                 nonlocal_rows),
+                 nonlocal_rows, reading="proxy"),
         Computed("without the precision hypothesis: infinite precision gives 2^N rows", "identification",
                  "Thm 12 (main text, no precision hypothesis) vs Thm 19 (App. B.3, O(log N) precision); "
                  "the model is constructed here, not in the paper",
-                 "a 2-layer NoPE model at exact arithmetic has 2^N one-way rows", infinite_precision_rows),
+                 "a 2-layer NoPE model at exact arithmetic has 2^N one-way rows", infinite_precision_rows,
+                 reading="our reading"),
     ),
     expect={
         "program-level row bound for every library program": Verdict.CERTIFIED,

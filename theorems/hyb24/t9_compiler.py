@@ -9,11 +9,12 @@ import sympy as sp
 
 from proofkit.crasp import analysis, load
 from proofkit.crasp import tasks as T
-from proofkit.crasp.checks import length_for
+from proofkit.crasp.checks import alphabet_text, length_for
 from proofkit.crasp.compiler import check_against, compile_program, precision_needed
 from proofkit.crasp.library import load_index
 from proofkit.crasp.network import run
 from proofkit.crasp.variants import VARIANTS, CompilerFalsifier, reference
+from proofkit.evidence import Method, fails, holds
 from proofkit.params import Param, ParamSpace
 from proofkit.predicates import Accepts
 from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
@@ -35,20 +36,31 @@ SEARCHED = ("majority.crasp", "sum_eq_total.crasp", "sum_le_total.crasp", "aa_st
             "tomita4.crasp")
 
 
+def _strings(alphabet, n):
+    """Number of strings over the alphabet of length <= n."""
+    return sum(len(alphabet) ** i for i in range(n + 1))
+
+
 def all_agree(p):
-    """Exact-arithmetic network vs interpreter at every prefix of every string, for the whole library."""
+    """Evidence: the compiled network (exact arithmetic, or float64 under that variant) equals the
+    interpreter at every prefix of every string up to the exhaustive length, for the whole library."""
     programs, _ = load_index(PROGRAMS)
     knobs, precision, offset = VARIANTS[p["variant"]]
-    lines = []
+    method = Method.FLOAT if precision == "float64" else Method.ENUMERATION
+    domain = (f"{len(programs)} library programs, every string of length <= n at every prefix (binary "
+              f"n = {p['compile_len']}; other alphabets: the same string count), variant '{p['variant']}'")
+    lines, count = [], 0
     for e in programs:
         n = length_for(len(e.program.alphabet), p["compile_len"])
         m = check_against(e.program, reference(e.program), n, precision, offset, **knobs)
         if m is not None:
-            return Verdict.REFUTED, f"{e.file}: {m}", f"compiled {e.file} under '{p['variant']}' fails: {m}"
+            return fails(method, f"{e.file}: {m}", domain=domain, residual=f"{e.file}: {m}",
+                         detail=f"compiled {e.file} under '{p['variant']}' fails: {m}")
         lines.append(f"{e.file} (<= {n})")
-    return (Verdict.CONFIRMED, f"{len(programs)} programs",
-            f"{precision} arithmetic, offset {offset}: every prefix of every string agrees for "
-            + ", ".join(lines))
+        count += _strings(e.program.alphabet, n)
+    return holds(method, domain, count=count, residual=f"{len(programs)} programs",
+                 detail=f"{precision} arithmetic, offset {offset}: every prefix of every string agrees for "
+                        + ", ".join(lines))
 
 
 def _tasks(p):
@@ -61,66 +73,96 @@ def _tasks(p):
             ("task_copy_position_V3.crasp", T.copy_task(3), 3))
 
 
+HEADS = ("induction_head_support.crasp", "induction_head_argmax.crasp")
+
+
 def tasks_agree(p):
     """Multi-output programs: every next_<s> statement of the compiled network equals the interpreter at
     every position of the task's own sequences (Table 3) or of every string (induction heads)."""
-    lines = []
+    heads = [load(PROGRAMS / file) for file in HEADS]
+    # not length-independent: word by word, one length below the binary-equivalent one
+    n_head = max(0, length_for(len(heads[0].alphabet), p["compile_len"]) - 1)
+    domain = (f"{len(_tasks(p))} task programs on every target sequence of their valid inputs (sizes in the "
+              f"how-text), and each next_ output of {len(HEADS)} induction-head programs on every string "
+              f"over {alphabet_text(heads[0].alphabet)} of length <= {n_head}")
+    lines, count = [], 0
     for file, task, size in _tasks(p):
         r = T.check_compiled(load(PROGRAMS / file), task, size)
         if r.mismatch is not None:
-            return Verdict.REFUTED, f"{file}: {r.mismatch}", f"compiled {file} differs: {r.mismatch}"
+            return fails(Method.ENUMERATION, f"{file}: {r.mismatch}", domain=domain,
+                         residual=f"{file}: {r.mismatch}", detail=f"compiled {file} differs: {r.mismatch}")
         lines.append(f"{file}: {r.sequences} target sequences (inputs <= {size}), {r.values} values")
-    for file in ("induction_head_support.crasp", "induction_head_argmax.crasp"):
-        program = load(PROGRAMS / file)
-        n = length_for(len(program.alphabet), p["compile_len"]) - 1  # not length-independent: word by word
+        count += r.sequences
+    for file, program in zip(HEADS, heads):
         outputs = [o.name for o in program.ops if o.name.startswith("next_")]
         for name in outputs:
             one = replace(program, output=name)
-            m = check_against(one, reference(one), n)
+            m = check_against(one, reference(one), n_head)
             if m is not None:
-                return Verdict.REFUTED, f"{file}/{name}: {m}", f"compiled {file}, output {name}, fails: {m}"
-        lines.append(f"{file}: {len(outputs)} outputs, every string <= {n}")
-    return (Verdict.CONFIRMED, f"{len(lines)} programs",
-            "exact arithmetic, offset 0, one compiled network per program (induction heads: one per "
-            "output): " + "; ".join(lines))
+                return fails(Method.ENUMERATION, f"{file}/{name}: {m}", domain=domain,
+                             residual=f"{file}/{name}: {m}",
+                             detail=f"compiled {file}, output {name}, fails: {m}")
+            count += _strings(program.alphabet, n_head)
+        lines.append(f"{file}: {len(outputs)} outputs, every string <= {n_head}")
+    return holds(Method.ENUMERATION, domain + " ((sequence or string, output) cases)", count=count,
+                 residual=f"{len(lines)} programs",
+                 detail="exact arithmetic, offset 0, one compiled network per program (induction heads: one "
+                        "per output): " + "; ".join(lines))
 
 
 def structure(p):
     """NoPE exactly for C-RASP[] programs; positional block periodic with the program's period."""
     programs, _ = load_index(PROGRAMS)
+    domain = "the compiled weights of every library program"
     for e in programs:
         net = compile_program(e.program)
         nope_ok = net.is_nope() == (analysis.fragment(e.program) == "[]")
         if not nope_ok or net.period != analysis.period(e.program):
-            return Verdict.REFUTED, e.file, f"{e.file}: NoPE {net.is_nope()}, period {net.period}"
-    return (Verdict.CERTIFIED, f"{len(programs)} programs",
-            "exact structural check of the weights: NoPE iff the program is in C-RASP[], "
-            "period = lcm of moduli")
+            return fails(Method.EXACT, f"{e.file}: NoPE {net.is_nope()}, period {net.period}", domain=domain,
+                         count=len(programs), residual=e.file)
+    return holds(Method.EXACT, domain, count=len(programs), residual=f"{len(programs)} programs",
+                 detail="exact structural check of the weights: NoPE iff the program is in C-RASP[], "
+                        "period = lcm of moduli")
+
+
+LONG = ("majority.crasp", "dyck1.crasp")
 
 
 def long_strings(p):
     """float64 with the half-gap comparison on seeded random strings of length 1000."""
     rng = np.random.default_rng(0)
-    done = []
-    for file in ("majority.crasp", "dyck1.crasp"):
+    domain = f"3 seeded strings of length 1000 for each of {', '.join(LONG)}, at every prefix"
+    for file in LONG:
         e = next(x for x in load_index(PROGRAMS)[0] if x.file == file)
         net = compile_program(e.program)
         for _ in range(3):
             w = tuple(e.program.alphabet[i] for i in rng.integers(0, 2, 1000))
             if run(net, net.encode(w), "float64") != [bool(v) for v in reference(e.program)(w)]:
-                return Verdict.REFUTED, file, f"{file}: float64 run differs on a length-1000 string"
-        done.append(file)
-    return (Verdict.CONFIRMED, "6 strings",
-            f"float64 (robust comparison) equals the interpreter at every prefix of 3 seeded strings of "
-            f"length 1000 each for {', '.join(done)}")
+                return fails(Method.FLOAT, f"{file}: the float64 run differs on a seeded length-1000 string",
+                             domain=domain, count=3 * len(LONG), residual=file)
+    return holds(Method.FLOAT, domain, count=3 * len(LONG), residual=f"{3 * len(LONG)} strings",
+                 detail=f"float64 (robust comparison) equals the interpreter at every prefix of 3 seeded "
+                        f"strings of length 1000 each for {', '.join(LONG)}")
+
+
+PRECISION_N = (10, 100, 1000, 10**4)
 
 
 def precision(p):
+    """Evidence that the fractional bits the rounded MAJORITY network needs grow as log2 n: at each n the
+    bits exceed ceil(log2(n + 1)) by an amount that stays within one bit, and they increase with n."""
     e = next(x for x in load_index(PROGRAMS)[0] if x.file == "majority.crasp")
-    bits = {n: precision_needed(e.program, n) for n in (10, 100, 1000, 10**4)}
-    return (Verdict.CONFIRMED, str(bits),
-            f"fractional bits the rounded network needs for MAJORITY: {bits} (grows as log2 n; bound about 2 "
-            f"bits above the measured minimum, 3 vs 5 at n = 10, 6 vs 8 at n = 100)")
+    bits = {n: precision_needed(e.program, n) for n in PRECISION_N}
+    excess = {n: b - n.bit_length() for n, b in bits.items()}  # n.bit_length() = ceil(log2(n + 1))
+    domain = "n = " + ", ".join(str(n) for n in PRECISION_N)
+    rising = all(bits[a] < bits[b] for a, b in zip(PRECISION_N, PRECISION_N[1:]))
+    if not rising or max(excess.values()) - min(excess.values()) > 1:
+        return fails(Method.EXACT, f"bits {bits}, excess over ceil(log2(n + 1)) {excess}", domain=domain,
+                     count=len(bits), residual=str(bits))
+    return holds(Method.EXACT, domain, count=len(bits), residual=str(bits),
+                 detail=f"fractional bits the rounded network needs for MAJORITY: {bits} (increasing; "
+                        f"excess over ceil(log2(n + 1)): {excess}, within one bit, so they grow as log2 n at "
+                        f"these n)")
 
 
 def margin_high():
@@ -173,37 +215,40 @@ THEOREM = Theorem(
     claims=(
         Computed("compiled networks equal the library programs", "conclusion", "Thm 9",
                  "for every library program P and string w: T(P) accepts $w at offset 0 iff P accepts w",
-                 all_agree, predicate=sp.Equivalent(Accepts(T_P, w_dollar), Accepts(P_prog, w))),
+                 all_agree, predicate=sp.Equivalent(Accepts(T_P, w_dollar), Accepts(P_prog, w)),
+                 reading="proxy"),
         Computed("compiled networks equal the task and induction-head programs", "conclusion",
                  "Thm 9; Table 3; App. C.2.1-2",
                  "one network per next_<s> output of every multi-output program",
-                 tasks_agree, predicate=sp.Eq(next_out(T_P, w_dollar), next_out(P_prog, w))),
+                 tasks_agree, predicate=sp.Eq(next_out(T_P, w_dollar), next_out(P_prog, w)),
+                 reading="proxy"),
         Computed("structure: NoPE iff C-RASP[], periodic positional block", "identification", "Thm 9; R28",
                  "the weights use positions only through a Delta-periodic block, and none for C-RASP[]",
-                 structure),
+                 structure, reading="proxy"),
         Computed("float64 with half-gap comparisons at length 1000", "identification",
                  "Thm 9; a float64 robustness check of the construction, added here (not in the paper)",
-                 "robust float64 runs equal the interpreter on long strings", long_strings),
+                 "robust float64 runs equal the interpreter on long strings", long_strings,
+                 reading="proxy"),
         Computed("precision needed grows as log n", "identification",
                  "Thm 9; Sec. 2 and App. D.2 (logarithmic precision of activations)",
-                 "bits of precision the compiled MAJORITY needs at length n", precision),
+                 "bits of precision the compiled MAJORITY needs at length n", precision, reading="proxy"),
         SymbolicStep("local-head margin, bit set", "proof-step",
                      "proof of Thm 27 (App. B.6), local count: the lower bound, with logit 3 and threshold "
                      "1/3 chosen here",
-                     "N^3/(2N^3 + N) > 1/3 for all N >= 2", margin_high),
+                     "N^3/(2N^3 + N) > 1/3 for all N >= 2", margin_high, reading="our reading"),
         SymbolicStep("local-head margin, bit not set", "proof-step",
                      "proof of Thm 27 (App. B.6), local count: the upper bound, with logit 3 and threshold "
                      "1/3 chosen here",
-                     "N/(N^3 + N) < 1/3 for all N >= 2", margin_low),
+                     "N/(N^3 + N) < 1/3 for all N >= 2", margin_low, reading="our reading"),
         SymbolicStep("control: margin with logit 1 for all N >= 2", "control", "deliberately false",
-                     "N/(2N + 1) > 1/2 for all N >= 2", margin_control),
+                     "N/(2N + 1) > 1/2 for all N >= 2", margin_control, reading="our reading"),
     ),
     expect={
-        "compiled networks equal the task and induction-head programs": Verdict.CONFIRMED,
-        "compiled networks equal the library programs": Verdict.CONFIRMED,
+        "compiled networks equal the task and induction-head programs": Verdict.CERTIFIED,
+        "compiled networks equal the library programs": Verdict.CERTIFIED,
         "structure: NoPE iff C-RASP[], periodic positional block": Verdict.CERTIFIED,
         "float64 with half-gap comparisons at length 1000": Verdict.CONFIRMED,
-        "precision needed grows as log n": Verdict.CONFIRMED,
+        "precision needed grows as log n": Verdict.CERTIFIED,
         "local-head margin, bit set": Verdict.CERTIFIED,
         "local-head margin, bit not set": Verdict.CERTIFIED,
         "control: margin with logit 1 for all N >= 2": Verdict.REFUTED,

@@ -6,6 +6,7 @@ virtual position 0) with proofkit.crasp.tasks: at every position that predicts a
 the set {s : next_s} must be exactly the next target symbol, exhaustively up to a size and on seeded
 long inputs. Every task also has a deliberately wrong program (control) that must be refuted."""
 
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from proofkit.crasp.checks import length_for, truth_rows
 from proofkit.crasp.enumerate import search
 from proofkit.crasp.learners import search_task
 from proofkit.crasp.truth import LIBRARY
+from proofkit.evidence import Method, fails, holds, undecided
 from proofkit.params import Param, ParamSpace
 from proofkit.spec import Computed, PaperRef, Theorem, predicate
 from proofkit.verdict import Verdict
@@ -79,26 +81,42 @@ def evidence(checks):
             + ("" if agree else "; the reference and vectorized interpreters DISAGREE"))
 
 
-def outcome(checks, fragment, text, note=""):
-    """CONFIRMED when every check holds and every program lies in the stated fragment."""
+def task_domain(checks):
+    """What the checks covered: per program, every valid input up to its size and the seeded samples."""
+    return "; ".join(f"{c.program.name or 'program'}: every valid input of length <= {c.size}"
+                     + (" (up to the first failure)" if c.failure is not None else "")
+                     + (f" and {c.samples} seeded inputs of length {c.sample_len}" if c.samples else "")
+                     for c in checks)
+
+
+def task_evidence(checks, fragment, text, note=""):
+    """Evidence from task checks (exact, exhaustive up to each size plus seeded samples): a failing input
+    or an interpreter disagreement fails, as does a program outside the stated fragment (None: any)."""
+    domain, count = task_domain(checks), sum(c.inputs + c.samples for c in checks)
     bad = next((c for c in checks if not c.holds), None)
     if bad is not None:
-        why = str(bad.failure) if bad.failure else "the two interpreters disagree"
-        return Verdict.REFUTED, why, f"{text}. Toolkit: REFUTED: {evidence(checks)}"
+        why = str(bad.failure) if bad.failure else f"the two interpreters disagree on {bad.program.name}"
+        exhaustive = bad.failure is not None and bad.failure.source == "exhaustive"
+        return fails(Method.ENUMERATION if exhaustive else Method.EXACT, why, domain=domain, count=count,
+                     residual=why,
+                     detail=f"{text}. Toolkit: {evidence(checks)}")
     frags = sorted({analysis.fragment(c.program) for c in checks})
     if fragment is not None and frags != [fragment]:
-        return (Verdict.REFUTED, str(frags),
-                f"{text}. Toolkit: programs in C-RASP{frags}, not C-RASP{fragment}")
-    return Verdict.CONFIRMED, "0", f"{text}. Toolkit: program in C-RASP{frags[0]}{note}: {evidence(checks)}"
+        return fails(Method.EXACT, f"programs in C-RASP{frags}, not C-RASP{fragment}",
+                     domain="the operations of the task programs (static fragment analysis)",
+                     count=len(checks), residual=str(frags))
+    return holds(Method.ENUMERATION, domain, count=count, residual="0",
+                 detail=f"{text}. Toolkit: program in C-RASP{frags[0]}{note}: {evidence(checks)}")
+
+
+def outcome(checks, fragment, text, note=""):
+    """A task row: every check holds and every program lies in the stated fragment."""
+    return task_evidence(checks, fragment, text, note)
 
 
 def control(checks, text):
-    """A deliberately false claim (a mutant program solves the task): REFUTED iff some check fails."""
-    bad = next((c for c in checks if not c.holds), None)
-    if bad is None:
-        return (Verdict.CONFIRMED, "no failure",
-                f"{text}: NOT refuted (the checker did not bite): {evidence(checks)}")
-    return Verdict.REFUTED, str(bad.failure), f"{text}: refuted ({bad.brief()})"
+    """A deliberately false claim (a mutant program solves the task): refuted iff some check fails."""
+    return task_evidence(checks, None, text)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -166,11 +184,18 @@ def search_control(p):
     """Positive control of the task search: Binary Majority in C-RASP[] must be found and verified."""
     size, length = min(p["task_search_size"], 8), p["task_search_len"]
     s = task_search("majority", "[]", size, length)
+    task = T.majority_task(2)
+    verify = length + 6
+    domain = (f"the search (per statement, size <= {size}, sample |x| <= {length}) and the assembled "
+              f"program on every valid Binary Majority input of length <= {verify}")
+    count = sum(len(task.inputs(n)) for n in task.lengths(verify))
     if s.found and s.generalizes:
-        return (Verdict.CONFIRMED, "found",
-                f"the task search finds every next_ statement of Binary Majority in C-RASP[] and the "
-                f"assembled program passes the exact task check: {s.summary()}")
-    return Verdict.REFUTED, "not found", f"the task search misses the Binary Majority program: {s.summary()}"
+        return holds(Method.ENUMERATION, domain, count=count, residual="found",
+                     detail=f"the task search finds every next_ statement of Binary Majority in C-RASP[] and "
+                            f"the assembled program passes the exact task check: {s.summary()}")
+    why = "not found" if not s.found else f"the assembled program fails: {s.failure}"
+    return fails(Method.ENUMERATION, why, domain=domain, count=count, residual="not found",
+                 detail=f"the task search misses the Binary Majority program: {s.summary()}")
 
 
 def row_majority(p):
@@ -196,12 +221,18 @@ def row_copy_unique(p):
 
 
 def via_rows(family, text):
+    """Exponential one-way rows (rows = 2^N at every N of the range) as the evidence of non-expressibility
+    (Cor. 13); rows that are not 2^N say nothing either way (undecided)."""
     def run(p):
         got = [comm.rows(family, 2, N) for N in range(1, p["N"] + 1)]
-        ok = all(r == 2**N for N, r in enumerate(got, 1))
-        return (Verdict.CONFIRMED if ok else Verdict.INCONCLUSIVE, str(got),
-                f"{text}. Toolkit: one-way rows {got} for N = 1..{p['N']} grow as 2^N (Cor. 13 evidence: "
-                f"no program in either fragment)")
+        domain = f"N = 1..{p['N']}, every binary string of length 2N"
+        if not all(r == 2**N for N, r in enumerate(got, 1)):
+            return undecided(f"{text}. Toolkit: one-way rows {got} for N = 1..{p['N']} are not 2^N, so they "
+                             f"are no evidence of non-expressibility", method=Method.ENUMERATION,
+                             domain=domain, count=len(got), residual=str(got))
+        return holds(Method.ENUMERATION, domain, count=len(got), residual=str(got),
+                     detail=f"{text}. Toolkit: one-way rows {got} for N = 1..{p['N']} grow as 2^N (Cor. 13 "
+                            f"evidence: no program in either fragment)")
     return run
 
 
@@ -209,14 +240,17 @@ def parity(p):
     r = truth_rows("PARITY", range(1, p["N"] + 1))
     s = search(LIBRARY["PARITY"], LIBRARY["PARITY"].alphabet, "[periodic,local]", p["search_size"], 6,
                verify_len=14)
+    size = s.size if s.found else s.size_completed
+    domain = f"C-RASP{s.fragment} programs of size <= {size}, on every string of length <= {s.n}"
     if s.found and s.generalizes:
-        return (Verdict.INCONCLUSIVE, s.expression,
-                f"{reported('no', 'no', 'no', 'no')}. Toolkit: the bounded search FOUND {s.expression}, "
-                f"which agrees with PARITY up to length 14: candidate counterexample to Lemma 41, review")
-    return (Verdict.INCONCLUSIVE, str(r),
-            f"{reported('no', 'no', 'no', 'no')}. Toolkit: PARITY rows {r} are constant, so the "
-            f"communication bound cannot decide it; bounded search: {s.summary()} (HYB24.NEG); "
-            f"non-membership itself is Lemma 41 (cited, not executed)")
+        return undecided(f"{reported('no', 'no', 'no', 'no')}. Toolkit: the bounded search FOUND "
+                         f"{s.expression}, which agrees with PARITY up to length 14: candidate "
+                         f"counterexample to Lemma 41, review", method=Method.SEARCH, domain=domain,
+                         count=s.candidates, residual=s.expression)
+    return undecided(f"{reported('no', 'no', 'no', 'no')}. Toolkit: PARITY rows {r} are constant, so the "
+                     f"communication bound cannot decide it; bounded search: {s.summary()} (HYB24.NEG); "
+                     f"non-membership itself is Lemma 41 (cited, not executed)", method=Method.SEARCH,
+                     domain=domain, count=s.candidates, residual=str(r))
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -224,26 +258,37 @@ def parity(p):
 
 
 def head(file, mode):
+    """Evidence: the induction-head program equals the bigram statistics at every position of every string
+    up to head_len (exhaustive, exact; longer strings not covered)."""
     def run(p):
         c = IH.check_induction_head(program(file), mode, p["head_len"])
         s = analysis.summary(c.program)
         agree = "agree" if c.interpreters_agree else "DISAGREE"
+        domain = f"every string over {{a, b, c}} of length <= {c.max_len}, every position"
         where = (f"{file} (C-RASP{s['fragment']}, depth {s['depth']}) vs bigram statistics computed "
                  f"directly (j = i included; no predecessor at position 1; empty denominator and, for "
                  f"argmax, ties give no prediction): every position of all {c.strings} strings over "
                  f"{{a,b,c}} of length <= {c.max_len}; interpreters {agree}")
-        if not c.holds:
-            return Verdict.REFUTED, str(c.failure), f"{where}; FAILS: {c.failure}"
-        return Verdict.CONFIRMED, "0", where
+        if c.failure is not None:
+            return fails(Method.ENUMERATION, c.failure, domain=domain, count=c.strings, residual=c.failure,
+                         detail=where)
+        if not c.interpreters_agree:
+            return fails(Method.EXACT, "the two interpreters disagree", domain=domain, count=c.strings,
+                         residual="interpreters disagree", detail=where)
+        return holds(Method.ENUMERATION, domain, count=c.strings, residual="0", detail=where)
     return run
 
 
 def head_control(file, mode):
+    """Control: a mutant induction-head program equals the bigram statistics (false)."""
     def run(p):
         c = IH.check_induction_head(program(file), mode, p["head_len"])
+        domain = f"every string over {{a, b, c}} of length <= {c.max_len}, every position"
         if c.failure is None:
-            return Verdict.CONFIRMED, "no failure", f"{file}: NOT refuted (the checker did not bite)"
-        return Verdict.REFUTED, c.failure, f"{file} vs bigram {mode}: refuted at {c.failure}"
+            return holds(Method.ENUMERATION, domain, count=c.strings, residual="no failure",
+                         detail=f"{file}: NOT refuted (the checker did not bite)")
+        return fails(Method.ENUMERATION, c.failure, domain=domain, count=c.strings, residual=c.failure,
+                     detail=f"{file} vs bigram {mode}: refuted at {c.failure}")
     return run
 
 
@@ -277,51 +322,51 @@ def copy_repeats(p):
     V = p["task_V"]
     checks = [T.check_task(generated("copy", V), T.copy_task(V, unique=False), min(V + 1, 5), samples=0)]
     aba = T.check_input(generated("copy", 2), T.copy_task(2, unique=False), ["1", "2", "1"])
-    v, res, how = control(checks, f"the unique-copy program copies every x over 1..{V}, repeats allowed")
-    return v, res, f"{how}; the #aba# case (x = 1 2 1): {aba if aba else 'no failure'}"
+    ev = control(checks, f"the unique-copy program copies every x over 1..{V}, repeats allowed")
+    return replace(ev, detail=f"{ev.detail}; the #aba# case (x = 1 2 1): {aba if aba else 'no failure'}")
 
 
 CLAIMS = (
-    ("Binary Majority", "conclusion", row_binary_majority, Verdict.CONFIRMED),
-    ("Binary Majority Interleave", "conclusion", row_interleave, Verdict.CONFIRMED),
-    ("Majority (26 letters)", "conclusion", row_majority, Verdict.CONFIRMED),
-    ("Sort", "conclusion", row_sort, Verdict.CONFIRMED),
-    ("Copy (unique)", "conclusion", row_copy_unique, Verdict.CONFIRMED),
+    ("Binary Majority", "conclusion", row_binary_majority, Verdict.CERTIFIED, "proxy"),
+    ("Binary Majority Interleave", "conclusion", row_interleave, Verdict.CERTIFIED, "proxy"),
+    ("Majority (26 letters)", "conclusion", row_majority, Verdict.CERTIFIED, "proxy"),
+    ("Sort", "conclusion", row_sort, Verdict.CERTIFIED, "proxy"),
+    ("Copy (unique)", "conclusion", row_copy_unique, Verdict.CERTIFIED, "proxy"),
     ("Copy (repeat)", "conclusion", via_rows(comm.copy_marked_family, reported("no", "no", "no", "no")),
-     Verdict.CONFIRMED),
-    ("Parity", "conclusion", parity, Verdict.INCONCLUSIVE),
+     Verdict.CERTIFIED, "proxy"),
+    ("Parity", "conclusion", parity, Verdict.INCONCLUSIVE, "as printed"),
     ("Addition", "conclusion", via_rows(comm.addition_zero_family, reported("no", "no", "no", "no")),
-     Verdict.CONFIRMED),
+     Verdict.CERTIFIED, "proxy"),
     ("induction head, support (C.2.2)", "identification", head("induction_head_support.crasp", "support"),
-     Verdict.CONFIRMED),
+     Verdict.CERTIFIED, "proxy"),
     ("induction head, argmax (C.2.1)", "identification", head("induction_head_argmax.crasp", "argmax"),
-     Verdict.CONFIRMED),
-    ("Sort: successor-via-presence sketch", "identification", sort_sketch, Verdict.CONFIRMED),
-    ("Copy (unique) in C-RASP[]", "identification", copy_position, Verdict.CONFIRMED),
-    ("task search finds Binary Majority", "identification", search_control, Verdict.CONFIRMED),
+     Verdict.CERTIFIED, "proxy"),
+    ("Sort: successor-via-presence sketch", "identification", sort_sketch, Verdict.CERTIFIED, "our reading"),
+    ("Copy (unique) in C-RASP[]", "identification", copy_position, Verdict.CERTIFIED, "our reading"),
+    ("task search finds Binary Majority", "identification", search_control, Verdict.CERTIFIED, "proxy"),
     ("control: BM, EOS at SEP", "control",
      lambda p: control(binary_majority(p, "task_binary_majority_mutant.crasp"), "EOS predicted from SEP on"),
-     Verdict.REFUTED),
+     Verdict.REFUTED, "proxy"),
     ("control: BMI, 0-based residues", "control",
      lambda p: control(interleave(p, "task_interleave_mutant.crasp"), "streams at residues 0, 1, 2"),
-     Verdict.REFUTED),
+     Verdict.REFUTED, "proxy"),
     ("control: BMI, counts not pre-SEP", "control",
      lambda p: control(interleave(p, "task_interleave_nopre.crasp"), "stream counts include the outputs"),
-     Verdict.REFUTED),
+     Verdict.REFUTED, "proxy"),
     ("control: Majority, half rivals", "control",
      lambda p: control(majority(p, mutant=True), "each letter compared only with earlier letters"),
-     Verdict.REFUTED),
+     Verdict.REFUTED, "proxy"),
     ("control: Sort, no presence test", "control",
      lambda p: control(vocab_checks("sort", T.sort_task, p, 0, mutant=True), "next_v without P_v"),
-     Verdict.REFUTED),
+     Verdict.REFUTED, "proxy"),
     ("control: Copy, SOS not separator", "control",
      lambda p: control(vocab_checks("copy", T.copy_task, p, 0, mutant=True), "no bigram (SEP, x_1)"),
-     Verdict.REFUTED),
-    ("control: Copy with repeats", "control", copy_repeats, Verdict.REFUTED),
+     Verdict.REFUTED, "proxy"),
+    ("control: Copy with repeats", "control", copy_repeats, Verdict.REFUTED, "proxy"),
     ("control: head support, offset 0", "control",
-     head_control("induction_head_support_mutant.crasp", "support"), Verdict.REFUTED),
+     head_control("induction_head_support_mutant.crasp", "support"), Verdict.REFUTED, "proxy"),
     ("control: head argmax, <= for <", "control",
-     head_control("induction_head_argmax_mutant.crasp", "argmax"), Verdict.REFUTED),
+     head_control("induction_head_argmax_mutant.crasp", "argmax"), Verdict.REFUTED, "proxy"),
 )
 
 THEOREM = Theorem(
@@ -356,7 +401,8 @@ THEOREM = Theorem(
     )),
     assumptions=(),
     claims=tuple(Computed(name, role, "Table 3", name, run,
-                          predicate=Matches(sp.Symbol(name)) if role == "conclusion" else None)
-                 for name, role, run, _ in CLAIMS),
-    expect={name: v for name, _, _, v in CLAIMS},
+                          predicate=Matches(sp.Symbol(name)) if role == "conclusion" else None,
+                          reading=reading)
+                 for name, role, run, _, reading in CLAIMS),
+    expect={name: v for name, _, _, v, _ in CLAIMS},
 )
