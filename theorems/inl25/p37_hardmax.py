@@ -13,10 +13,13 @@ Notation (the paper's p is also the ModPTask period and a probability vector; he
 of precision; its A is also the MLP matrix: here A is only the attention matrix of D3.4).
 """
 
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 import sympy as sp
 
+from proofkit.evidence import Evidence, Method, fails, holds
 from proofkit.limit import flush
 from proofkit.limit import margin as mg
 from proofkit.limit.model import evaluate
@@ -35,14 +38,17 @@ FlushInclusive = predicate("FlushInclusive", "every softmax term of absolute val
 margin_of = function("gamma_f", "the logit margin of D3.6, over the logit sets of D3.5")
 
 
-def _models():
+def _models() -> dict[str, Any]:
     return {name: make() for name, make in MODELS.items()}
 
 
-def _lemma(p, variant, pairs, rule="inclusive"):
-    """Decide 'hardmax at every N >= 2^(p/gamma)' on every zoo model, gamma read as ``variant``/``pairs``."""
+def _lemma(p: int, variant: str, pairs: str, rule: str = "inclusive") -> Evidence:
+    """Decide 'hardmax at every N >= 2^(p/gamma)' on every zoo model, gamma read as ``variant``/``pairs``.
+    Each model is one case: every string of every length N >= its threshold, reduced to a finite exact
+    computation (slot reduction, integer flush decisions)."""
     rows, bad = [], None
-    for name, m in _models().items():
+    models = _models()
+    for name, m in models.items():
         g = mg.gamma(m, variant, pairs)
         thr = flush.hardmax_length(p, g)  # the paper's N >= 2^(p/gamma), whatever the flush rule
         onset = mg.hardmax_onset(m, p, thr, rule)
@@ -50,21 +56,24 @@ def _lemma(p, variant, pairs, rule="inclusive"):
                     f"holds from N = {onset.from_N}")
         if onset.failing and bad is None:
             bad = (name, thr, onset, onset.witness)
-    scope = (f"p = {p}, flush rule '{rule}', gamma from the {variant} logit sets ({pairs} pairs); exact over "
-             f"every N and every string (slot reduction, integer flush decisions)")
+    domain = (f"p = {p}, flush rule '{rule}', gamma from the {variant} logit sets ({pairs} pairs): every "
+              f"string of every length N >= 2^(p/gamma) on each zoo model ({', '.join(models)}; every N by "
+              "the slot reduction)")
     if bad:
         name, thr, onset, w = bad
-        return (Verdict.REFUTED, str(w.gap),
-                f"{scope}: fails on '{name}' at N = {', '.join(map(str, onset.failing))}"
-                f"{' ...' if len(onset.failing) >= 8 else ''} (threshold {thr}; holds from N = "
-                f"{onset.from_N}); {_witness_text(MODELS[name](), w, p, rule)}; models: " + "; ".join(rows))
-    return Verdict.CERTIFIED, "0", f"{scope}; on every zoo model: " + "; ".join(rows)
+        return fails(Method.EXACT,
+                     f"fails on '{name}' at N = {', '.join(map(str, onset.failing))}"
+                     f"{' ...' if len(onset.failing) >= 8 else ''} (threshold {thr}; holds from N = "
+                     f"{onset.from_N}); {_witness_text(MODELS[name](), w, p, rule)}",
+                     domain=domain, count=len(models), residual=str(w.gap),
+                     detail="models: " + "; ".join(rows))
+    return holds(Method.EXACT, domain, count=len(models), detail="on every zoo model: " + "; ".join(rows))
 
 
 WITNESS_CAP = 4096  # longest witness string spelled out and run through the exact forward pass
 
 
-def _witness_text(model, gap, p, rule):
+def _witness_text(model: Any, gap: mg.Gap, p: int, rule: str) -> str:
     """The witness of a failing length, checked by the exact forward pass where it is short enough."""
     y, _, z1, _, z2 = gap.choice
     head = f"at N = {gap.N} a sub-maximal key with gap {gap.gap} survives the flush"
@@ -79,23 +88,23 @@ def _witness_text(model, gap, p, rule):
             f"{list(ev.argmax)} (exact forward pass)")
 
 
-def printed(p):
+def printed(p: Mapping[str, Any]) -> Evidence:
     return _lemma(p["p"], "literal", "all")
 
 
-def prose(p):
+def prose(p: Mapping[str, Any]) -> Evidence:
     return _lemma(p["p"], "completed", "max-vs-rest")
 
 
-def corrected(p):
+def corrected(p: Mapping[str, Any]) -> Evidence:
     return _lemma(p["p"], "completed", "all")
 
 
-def strict_rule(p):
+def strict_rule(p: Mapping[str, Any]) -> Evidence:
     return _lemma(p["p"], "completed", "all", rule="strict")
 
 
-def boundary(p):
+def boundary(p: Mapping[str, Any]) -> Evidence:
     """At N = 2^(p/gamma) exactly (gap-half: gamma = 1/2, N = 2^(2p)) the sub-maximal term equals 2^-p: it
     is flushed under the inclusive rule, kept under a strict one."""
     m, bits = MODELS["gap-half"](), p["p"]
@@ -106,34 +115,42 @@ def boundary(p):
     x = ("b",) * (N - 1) + ("a",)
     ev = evaluate(m, x, bits)
     ok = term == Fraction(1, 2**bits) and inclusive and not strict and ev.hardmax
-    return (Verdict.CERTIFIED if ok else Verdict.REFUTED, str(term),
-            f"gap-half, p = {bits}, N = {N}: N^-1/2 = {term} (= 2^-p: {term == Fraction(1, 2**bits)}), "
-            f"flushed inclusive {inclusive}, strict {strict}; forward pass on b^{N - 1}a: hardmax "
-            f"{ev.hardmax} ({ev.arithmetic})")
+    domain = (f"gap-half, p = {bits}, N = 2^(p/gamma) = {N}: the term N^-1/2 and the forward pass on "
+              f"b^{N - 1}a")
+    found = (f"N^-1/2 = {term} (= 2^-p: {term == Fraction(1, 2**bits)}), flushed inclusive {inclusive}, "
+             f"strict {strict}; forward pass on b^{N - 1}a: hardmax {ev.hardmax} ({ev.arithmetic})")
+    if not ok:
+        return fails(Method.EXACT, found, domain=domain, count=1, residual=str(term))
+    return holds(Method.EXACT, domain, count=1, residual=str(term), detail=found)
 
 
-def all_intermediates(p):
-    """With every intermediate quantity flushed (the literal 'during each intermediate computation'),
-    N >= 2^p tied keys give normalized weights 1/N <= 2^-p: they are flushed too and the attention output
-    is lost, so the output is not the argmax average."""
+def all_intermediates(p: Mapping[str, Any]) -> Evidence:
+    """With every intermediate quantity flushed (proofkit's reading of 'during each intermediate
+    computation': the normalized weights are intermediates), N >= 2^p tied keys give normalized weights
+    1/N <= 2^-p: they are flushed too and the attention output is lost, so the output is not the argmax
+    average."""
     m, bits = MODELS["uniform"](), p["p"]
     N = 2**bits
     x = ("a",) * N
     terms = evaluate(m, x, bits, scope="terms")
     every = evaluate(m, x, bits, scope="all")
-    same = terms.out == every.out
     show = (lambda ev: ", ".join(str(v) for v in ev.out))  # noqa: E731
-    return (Verdict.CONFIRMED if same else Verdict.REFUTED, f"{show(every)} vs {show(terms)}",
-            f"uniform model, x = a^{N} (N = 2^p, p = {bits}, every key tied): terms-only flush gives "
-            f"({show(terms)}) (the hardmax average), flushing every intermediate gives ({show(every)}) "
-            f"(weights 1/{N} <= 2^-p flushed); exact")
+    domain = f"uniform model, p = {bits}, x = a^{N} (N = 2^p, every key tied)"
+    found = (f"terms-only flush gives ({show(terms)}) (the hardmax average), flushing every intermediate "
+             f"gives ({show(every)})")
+    if terms.out != every.out:
+        return fails(Method.EXACT, found + f" (weights 1/{N} <= 2^-p flushed)", domain=domain, count=1,
+                     residual=f"{show(every)} vs {show(terms)}")
+    return holds(Method.EXACT, domain, count=1, residual="0", detail=found)
 
 
-def index_placement(p):
-    """D3.4 as printed pairs the key token with the query's position vector; does its gamma equal the
-    smallest gap a forward pass realizes?"""
+def index_placement(p: Mapping[str, Any]) -> Evidence:
+    """D3.4 as printed pairs the key token with the query's position vector; does its gamma (D3.4-D3.6 as
+    printed) equal the smallest gap a forward pass realizes, as Sec. 3.2 says ('the smallest nonzero gap
+    we can observe')?"""
     rows, diff = [], []
-    for name, m in _models().items():
+    models = _models()
+    for name, m in models.items():
         lit, fwd = mg.gamma(m, "literal"), mg.gamma(m, "forward")
         stable = mg.stable_length(m)
         gaps = (mg.realized_gap(m, N).gap for N in range(stable, stable + m.Delta))
@@ -141,25 +158,31 @@ def index_placement(p):
         obs = min(seen) if seen else None
         rows.append(f"{name}: literal {lit}, forward-index {fwd}, realized {obs}")
         if lit != obs:
-            diff.append(name)
-    v = Verdict.REFUTED if diff else Verdict.CERTIFIED
-    return v, ",".join(diff) or "0", ("exact, per zoo model (realized: the smallest gap over every long "
-                                      "string): " + "; ".join(rows))
+            diff.append((name, lit, obs))
+    domain = (f"each zoo model ({', '.join(models)}): the printed gamma against the smallest gap realized "
+              "at the last query over every string of every length N >= tau + 2 Delta + 1")
+    detail = "per zoo model: " + "; ".join(rows)
+    if diff:
+        witness = "; ".join(f"{n}: printed gamma {lit} vs realized {obs}" for n, lit, obs in diff)
+        return fails(Method.EXACT, witness, domain=domain, count=len(models),
+                     residual=",".join(n for n, _, _ in diff), detail=detail)
+    return holds(Method.EXACT, domain, count=len(models), detail=detail)
 
 
-def control_half_exponent(p):
+def control_half_exponent(p: Mapping[str, Any]) -> Evidence:
     """Control: hardmax already at N >= 2^(p/(2 gamma)) (false: the gap-half term survives there)."""
     m, bits = MODELS["gap-half"](), p["p"]
     g = mg.gamma(m, "completed")
     thr = flush.hardmax_length(bits, 2 * g)
     onset = mg.hardmax_onset(m, bits, thr)
+    domain = f"gap-half, p = {bits}: every string of every length N >= 2^(p/(2 gamma)) = {thr}"
     if onset.failing:
-        return (Verdict.REFUTED, str(onset.failing[0]),
-                f"gap-half, p = {bits}: N >= {thr} claimed, hardmax fails at N = {onset.failing[0]} (exact)")
-    return Verdict.CERTIFIED, "0", f"gap-half: holds from {thr} (exact)"
+        return fails(Method.EXACT, f"hardmax fails at N = {onset.failing[0]}", domain=domain, count=1,
+                     residual=str(onset.failing[0]))
+    return holds(Method.EXACT, domain, count=1, detail=f"gap-half: holds from {thr}")
 
 
-def boundary_identity():
+def boundary_identity() -> sp.Expr:
     """(2^(p/gamma))^(-gamma) = 2^-p: the threshold is where a term of gap gamma equals 2^-p exactly."""
     return (2 ** (p_ / g_)) ** (-g_) - 2 ** (-p_)
 
@@ -184,26 +207,32 @@ THEOREM = Theorem(
     claims=(
         Computed("P3.7 as printed (gamma from D3.4-D3.6)", "conclusion", "Sec. 3.2",
                  "hardmax at every N >= 2^(p/gamma), gamma over the printed logit sets (key token with the "
-                 "query's position vector; offsets 0..tau only)", printed),
+                 "query's position vector; offsets 0..tau only)", printed, reading="as printed"),
         Computed("P3.7, gamma from every logit a forward pass can see", "corrected", "derived here",
                  "hardmax at every N >= 2^(p/gamma), gamma over the forward pass's logits, far keys "
-                 "(offset > tau, no bias) included", corrected),
+                 "(offset > tau, no bias) included", corrected, reading="corrected"),
         Computed("P3.7 with the prose reading of gamma (max vs rest)", "identification", "Sec. 3.2, prose "
-                 "after D3.6", "gamma = smallest gap between the set's maximum and another logit",
-                 prose),
+                 "after D3.6", "gamma = smallest gap between the set's maximum and another logit (the "
+                 "prose's 'a maximal attention logit' read as the set's maximum; logit sets completed with "
+                 "the far keys)",
+                 prose, reading="our reading"),
         Computed("D3.4 as printed gives the gap a forward pass realizes", "identification", "D3.4",
-                 "gamma(literal) = the smallest gap over every long string", index_placement),
+                 "gamma(literal) = the smallest gap over every long string ('the smallest nonzero gap we can "
+                 "observe')", index_placement, reading="as printed"),
         Computed("boundary N = 2^(p/gamma): term = 2^-p, flushed (inclusive)", "proof-step", "Sec. 3.2",
-                 "N^-gamma = 2^-p at the threshold; '<=' flushes it, '<' would not", boundary),
+                 "N^-gamma = 2^-p at the threshold; '<=' flushes it, '<' would not", boundary,
+                 reading="as printed"),
         Computed("P3.7 under a strict flush rule (< 2^-p)", "identification", "derived here",
-                 "hardmax at every N >= 2^(p/gamma) when only terms < 2^-p are flushed", strict_rule),
+                 "hardmax at every N >= 2^(p/gamma) when only terms < 2^-p are flushed (the paper flushes "
+                 "'at most 2^-p')", strict_rule, reading="our reading"),
         Computed("flushing every intermediate keeps the hardmax average", "identification",
                  "Sec. 3.2, 'during each intermediate computation'",
-                 ">= 2^p tied keys: the output equals the argmax average", all_intermediates),
+                 ">= 2^p tied keys: the output equals the argmax average, the normalized weights read as "
+                 "intermediates", all_intermediates, reading="our reading"),
         SymbolicStep("threshold identity (2^(p/gamma))^(-gamma) = 2^-p", "proof-step", "Sec. 3.2",
-                     "s_j <= exp(-(p log 2/gamma) gamma) = 2^-p", boundary_identity),
+                     "s_j <= exp(-(p log 2/gamma) gamma) = 2^-p", boundary_identity, reading="as printed"),
         Computed("control: hardmax from N >= 2^(p/(2 gamma))", "control", "deliberately false",
-                 "half the exponent suffices", control_half_exponent),
+                 "half the exponent suffices", control_half_exponent, reading="proxy"),
     ),
     expect={
         "P3.7 as printed (gamma from D3.4-D3.6)": Verdict.REFUTED,

@@ -16,6 +16,7 @@ from proofkit.limit.survey import random_model, run_survey
 from proofkit.limit.variants import VARIANTS, build_pair, decide
 from proofkit.replay import replay
 from proofkit.testing import checked
+from proofkit.verdict import Verdict
 
 TID = "INL25.T41"
 RECORDS = sorted((Path(__file__).parents[2] / "counterexamples").glob("INL25.T41_*.json"))
@@ -91,3 +92,27 @@ def test_default_verdicts():
     r = checked(TID)
     assert r.as_expected(), [(c.name, c.verdict) for c in r.claims if c.verdict != c.expected]
     assert checked(TID, {"seed": 5, "instances": 400}).as_expected()
+
+
+def test_no_decided_instance_decides_nothing():
+    """At p = 20 no seeded x is in the hardmax regime, so the survey decides no floor claim: each is
+    inconclusive (empty domain), never confirmed on zero instances."""
+    r = checked(TID, {"instances": 10, "p": 20})
+    for name in ("S1, S2 = eq. (1): f-part floor inequalities", "S4, S8: case 2/3 totals",
+                 "z is in the hardmax regime (Part D item 11)", "control: |z| <= tau + 1 + tau/eps"):
+        c = r.claim(name)
+        assert c.verdict == Verdict.INCONCLUSIVE and c.scope.count == 0, (name, c.verdict, c.how)
+    for c in r.claims:
+        assert not c.error and "theorem file's own verdict" not in c.scope.evidence, c.name
+        if c.verdict in (Verdict.CERTIFIED, Verdict.CONFIRMED) and c.scope.count is not None:
+            assert c.scope.count >= 1, (c.name, c.scope)
+
+
+def test_errata_are_the_printed_statements_only():
+    r = checked(TID)
+    assert {c.name for c in r.claims if c.erratum} == {
+        "Lipschitz step with the MLP's constant only (Part D item 8)",
+        "case 3 premise as printed: |A_f| >= tau/eps and |A_f| <= |Sigma| (Part D item 10)",
+        "Sec. 5 (ii): N increases as eps increases (Part D item 16)"}
+    s5 = r.claim(_theorem_module().S5_NAME)
+    assert s5.verdict == Verdict.REFUTED and s5.scope.reading == "our reading" and not s5.erratum

@@ -15,6 +15,7 @@ from proofkit.limit import mlpnorm, training
 from proofkit.limit.model import evaluate
 from proofkit.limit.tasks import ModPTask, SimpleTask, interpolation_error, short_string_arguments
 from proofkit.testing import checked
+from proofkit.verdict import Verdict
 
 
 @pytest.mark.parametrize("tid", ["INL25.TASKS", "INL25.SCALING"])
@@ -135,3 +136,45 @@ def test_training_sweep_simple_task(tmp_path):
     res = training.sweep("simple", [1, 2, 4, 8], [4, 8, 16, 32], seeds=1, steps=1500, eps=1e-2)
     assert set(res["min_length"]) == {1, 2, 4, 8}
     training.plot(res, str(tmp_path / "sweep.png"))
+
+
+def _engine_decided(r):
+    for c in r.claims:
+        assert not c.error and "theorem file's own verdict" not in c.scope.evidence, c.name
+        if c.verdict in (Verdict.CERTIFIED, Verdict.CONFIRMED) and c.scope.count is not None:
+            assert c.scope.count >= 1, (c.name, c.scope)
+
+
+MODP = [n for n in registry.get("INL25.TASKS").expect if n.startswith("ModPTask as printed")
+        or n == "ModPTask construction with p_i = q_j, i = j (mod p)"]
+
+
+def test_string_ranges_below_the_threshold_decide_nothing():
+    """2^(bits/c) = 4 at the defaults: strings of length <= 2 (the minimum) leave the constructions'
+    string ranges empty, so they are inconclusive, never certified (nor refuted) over no string."""
+    r = checked("INL25.TASKS", {"n_enum": 2, "n_enum_modp": 2})
+    _engine_decided(r)
+    for name in MODP + ["SimpleTask construction (finite gap c) computes (c0-c1)/(c0+c1) and sin within eta"]:
+        c = r.claim(name)
+        assert c.verdict == Verdict.INCONCLUSIVE and c.scope.count == 0 and "empty domain" in c.how, name
+
+
+def test_tasks_refutations_are_readings():
+    """App. A.2 prints 'p_i = q_j where i != j' (no j named) and infinite logits: every refuted
+    construction is a reading of that sketch, none an erratum."""
+    r = checked("INL25.TASKS")
+    _engine_decided(r)
+    refuted = {c.name: c.scope.reading for c in r.claims if c.verdict == Verdict.REFUTED}
+    assert not any(c.erratum for c in r.claims)
+    assert set(refuted.values()) == {"our reading", "proxy"} and len(refuted) == 4
+
+
+def test_scaling_minimum_steps_and_proxies():
+    """Two training steps do not confirm the experiment; every scaling refutation is a proxy's, since
+    the paper fixes no activation and its figures are of trained transformers."""
+    r = checked("INL25.SCALING", {"steps": 2})
+    _engine_decided(r)
+    assert r.claim("training reference reduces the loss (experiment)").verdict == Verdict.INCONCLUSIVE
+    d = checked("INL25.SCALING")
+    assert not any(c.erratum for c in d.claims)
+    assert {c.scope.reading for c in d.claims if c.verdict == Verdict.REFUTED} == {"proxy"}
