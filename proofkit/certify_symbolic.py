@@ -145,22 +145,30 @@ def gap_ball(problem: Any, q: Sequence[sp.Rational], X: np.ndarray, dps: int) ->
 
 def certify(problem: Any, learned: Sequence[str], X: np.ndarray, dps: int) -> tuple[bool, str]:
     """(True, what was proven) for an exact zero-risk learner with a ball gap at X; else (False, why)."""
+    ok, how, _ = certify_with_gap(problem, learned, X, dps)
+    return ok, how
+
+
+def certify_with_gap(problem: Any, learned: Sequence[str], X: np.ndarray,
+                     dps: int) -> tuple[bool, str, tuple[str, str] | None]:
+    """:func:`certify` and the gap ball (lo, hi) it proved at the witness (None when not certified): the
+    kernel's ``identity`` data (:mod:`proofkit.certificate_data`)."""
     q = exact_rationals(learned)
     if q is None:
-        return False, "parameters are not exact rationals"
+        return False, "parameters are not exact rationals", None
     gap = gap_ball(problem, q, X, dps)
     if gap is None:
-        return False, "the gap ball at the witness contains 0"
+        return False, "the gap ball at the witness contains 0", None
     proof = zero_risk_symbolic(problem, q, int(np.shape(X)[1]))
     if not proof:
-        return False, f"zero risk not proven symbolically ({proof.how})"
+        return False, f"zero risk not proven symbolically ({proof.how})", None
     lengths = problem.lengths
     which = (f"every length <= {problem.T}" if lengths == list(range(1, problem.T + 1))
              else "length(s) " + ", ".join(map(str, lengths)))
     space = "logits" if problem.injective else "outputs"
     return True, (f"certified (symbolic, exact rational parameters): zero risk proven symbolically for every "
                   f"input of {which} (h - f of the {space} is identically 0 in the tokens); gap ball "
-                  f"[{gap[0]}, {gap[1]}] at the witness")
+                  f"[{gap[0]}, {gap[1]}] at the witness"), gap
 
 
 def candidates(problem: Any, theta: np.ndarray, tol: mp.mpf) -> Iterator[list[str]]:

@@ -19,7 +19,7 @@ import numpy as np
 from . import activation as act
 from . import certify_symbolic, progress, record
 from .backend import FLOAT64, MP, mp_abs_max, mp_str
-from .certify_model import certify_exact, certify_model
+from .certify_model import certificate, certify_exact, certify_model  # noqa: F401 (certify_model: API)
 from .check import Fitted, local_id, reduce_learner
 from .errors import InputError
 from .fit import fit, lm64, polish
@@ -457,7 +457,7 @@ def _model_record(theorem: Theorem, problem: Problem, params: dict[str, Any],
     # everything stored is computed from the stored decimals, so replay recomputes it to the digit
     theta = MP.asarray(np.asarray(learned, dtype=object))
     gap = max_gap(problem, theta, [X[None]])
-    certified, how = certify_model(problem, theta, X, dps, learned)
+    cert = certificate(problem, theta, X, dps, learned)
     train_res = mp_abs_max(problem.residual(theta, MP))
     rec = record.finalize({
         "kind": "model", "theorem": theorem.id, "claim": f"{kind} generalization",
@@ -468,9 +468,9 @@ def _model_record(theorem: Theorem, problem: Problem, params: dict[str, Any],
         "witness_length": int(X.shape[0]),
         "train_residual": mp_str(train_res, 5), "test_discrepancy": mp_str(gap, 20),
         "dps": dps, "seed": seed, "search": strategy,
-        "certificate": {"certified": certified, "how": how},
+        "certificate": cert.as_record(),
     })
-    return rec, certified, how
+    return rec, cert.certified, cert.how
 
 
 def _custom(theorem: Theorem, params: dict[str, Any], overrides: dict[str, Any],
@@ -485,7 +485,8 @@ def _custom(theorem: Theorem, params: dict[str, Any], overrides: dict[str, Any],
         "kind": "witness", "theorem": theorem.id, "claim": outcome.claim, "params": params,
         "overrides": overrides, "dropped": dropped, "witness": outcome.witness, "seed": seed,
         "search": outcome.effort,
-        "certificate": {"certified": outcome.certified, "how": outcome.how},
+        "certificate": {"certified": outcome.certified, "how": outcome.how}
+        | ({"data": dict(outcome.certificate_data)} if outcome.certificate_data is not None else {}),
     })
     path = record.write(rec, out_dir) if out_dir is not None else None
     return FalsifyResult(found=True, verdict=Verdict.REFUTED, record_path=str(path) if path else None,

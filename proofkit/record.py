@@ -5,7 +5,9 @@ different record (``proofkit.atomic``). Loading goes through the bounded loader 
 size, depth, duplicate keys, number caps), checks every field (the types of MODEL_FIELDS and
 WITNESS_FIELDS, number strings, ranges, the hash), then validates the record against its published
 schema (``proofkit/schemas/record.schema.json``, version 1 = FORMAT; docs/formats.md), raising InputError
-naming the field; nothing in a record is ever evaluated or unpickled.
+naming the field; nothing in a record is ever evaluated or unpickled. A certificate may carry structured
+``data`` (an optional field, added within version 1) that the independent kernel re-checks
+(:mod:`proofkit.kernel`, docs/trust.md).
 
 The SHA-256 detects accidental damage (a truncated copy, an edited digit), not forgery: anyone can
 recompute it. What a record claims is established by replay, which recomputes every field.
@@ -176,7 +178,7 @@ def loads(text: str | bytes) -> dict[str, Any]:
 
 def _check_common(data: dict[str, Any]) -> None:
     """Fields every record has: parameters as flat JSON scalars, dropped ids as strings, the seed, the
-    certificate's two fields."""
+    certificate's fields."""
     for name in ("params", "overrides"):
         for key, value in data[name].items():
             if not isinstance(value, (str, int, float, bool)):
@@ -188,12 +190,32 @@ def _check_common(data: dict[str, Any]) -> None:
     if not 0 <= data["seed"] < 2**32:
         raise InputError("seed", "an integer in [0, 2^32)", data["seed"])
     cert = data["certificate"]
-    if sorted(cert) != ["certified", "how"]:
-        raise InputError("certificate", "an object with exactly the keys 'certified' and 'how'", sorted(cert))
+    if sorted(cert) not in (["certified", "how"], ["certified", "data", "how"]):
+        raise InputError("certificate", "an object with the keys 'certified', 'how' and optionally 'data'",
+                         sorted(cert))
     if not isinstance(cert["certified"], bool):
         raise InputError("certificate.certified", "true or false", cert["certified"])
     if not isinstance(cert["how"], str):
         raise InputError("certificate.how", "a string", type(cert["how"]).__name__)
+    if "data" in cert:
+        _check_certificate_data(cert["data"])
+
+
+def _check_certificate_data(data: Any) -> None:
+    """Structured certificate data (docs/records.md): an object with a string ``kind`` and no float
+    anywhere in it (numbers are exact strings; integers count things). Whether it belongs on the record
+    (a certified one) and is what the certification computes is replay's to decide."""
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        raise InputError("certificate.data", "an object with a string 'kind'", type(data).__name__)
+    todo: list[tuple[str, Any]] = [("certificate.data", data)]
+    while todo:
+        where, value = todo.pop()
+        if isinstance(value, float):
+            raise InputError(where, "an exact number string or an integer (never a float)", value)
+        if isinstance(value, dict):
+            todo += [(f"{where}.{safejson.key_name(k)}", v) for k, v in value.items()]
+        elif isinstance(value, list):
+            todo += [(f"{where}[{i}]", v) for i, v in enumerate(value)]
 
 
 def _check_model(data: dict[str, Any]) -> None:

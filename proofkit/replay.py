@@ -21,7 +21,7 @@ import numpy as np
 from . import record, registry, safejson
 from .backend import MP, mp_abs_max
 from .errors import InputError
-from .falsify import certify_model, max_gap
+from .falsify import certificate, max_gap
 from .fiterror import inflate, param_radius
 from .generalization import ball_gap, robust
 from .problem import build_problem
@@ -116,7 +116,7 @@ def _replay_witness(path: str, thm: Theorem, rec: Mapping[str, Any],
     for key in sorted(set(ref.witness) | set(rec["witness"])):
         _expect(f"witness.{key}", ref.witness.get(key), rec["witness"].get(key))
     _expect("search", ref.effort, rec["search"])
-    _check_certificate(rec["certificate"], ref.certified, ref.how)
+    _check_certificate(rec["certificate"], ref.certified, ref.how, ref.certificate_data)
     return ReplayResult(path, out.found, out.found and out.certified, out.how)
 
 
@@ -142,10 +142,10 @@ def _replay_model(path: str, thm: Theorem, rec: Mapping[str, Any], params: dict[
         if not _agrees(rec["test_discrepancy"], gap, GAP_DIGITS):
             raise InputError("test_discrepancy", f"the recomputed value {mp.nstr(gap, GAP_DIGITS)}",
                              rec["test_discrepancy"])
-        certified, how = certify_model(problem, theta, X, dps, rec["learned_params"])
-        survives = certified or _survives_fit_error(problem, theta, X, gap)
-    _check_certificate(rec["certificate"], certified, how)
-    return _decide(path, train, gap, certified, how, rec["dps"], dps, survives)
+        cert = certificate(problem, theta, X, dps, rec["learned_params"])
+        survives = cert.certified or _survives_fit_error(problem, theta, X, gap)
+    _check_certificate(rec["certificate"], cert.certified, cert.how, cert.data)
+    return _decide(path, train, gap, cert.certified, cert.how, rec["dps"], dps, survives)
 
 
 def _survives_fit_error(problem: Any, theta: np.ndarray, X: np.ndarray, gap: mp.mpf) -> bool:
@@ -198,13 +198,32 @@ def _check_train_residual(text: str, train: mp.mpf, written_dps: int, dps: int) 
     raise InputError("train_residual", f"the recomputed value {fmt(train)}{where}", text)
 
 
-def _check_certificate(stored: Mapping[str, Any], certified: bool, how: str) -> None:
-    """The stored certificate must be exactly what the certification returns now."""
-    _expect("certificate", ["certified", "how"], sorted(stored))
+def _check_certificate(stored: Mapping[str, Any], certified: bool, how: str,
+                       data: Mapping[str, Any] | None) -> None:
+    """The stored certificate must be exactly what the certification returns now, its structured data
+    included (compared field by field; a record written before certificates had data has none, and the
+    kernel then reports it as not re-checkable, never as checked)."""
+    keys = sorted(stored)
+    if keys not in (["certified", "how"], ["certified", "data", "how"]):
+        raise InputError("certificate", "the keys certified, how (and data)", keys)
     if not isinstance(stored["certified"], bool):
         raise InputError("certificate.certified", "true or false", stored["certified"])
     _expect("certificate.certified", certified, stored["certified"])
     _expect("certificate.how", how, stored["how"])
+    if "data" in stored:
+        _expect_data("certificate.data", None if data is None else dict(data), stored["data"])
+
+
+def _expect_data(field: str, recomputed: Any, stored: Any) -> None:
+    """Reject unless the stored data equals the recomputed data, naming the first differing field."""
+    if isinstance(recomputed, dict) and isinstance(stored, dict) and sorted(recomputed) == sorted(stored):
+        for key in sorted(stored):
+            _expect_data(f"{field}.{safejson.key_name(key)}", recomputed[key], stored[key])
+    elif isinstance(recomputed, list) and isinstance(stored, list) and len(recomputed) == len(stored):
+        for i, (u, v) in enumerate(zip(recomputed, stored)):
+            _expect_data(f"{field}[{i}]", u, v)
+    else:
+        _expect(field, recomputed, stored)
 
 
 def _decide(path: str, train: mp.mpf, gap: mp.mpf, certified: bool, how: str,

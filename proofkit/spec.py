@@ -215,7 +215,9 @@ class Computed(Claim):
 class WitnessOutcome:
     """What a theorem's own ``falsifier`` returns from ``search(params)`` and ``replay(witness)``: whether
     a witness was found, the search effort, the witness as strings (it goes into a record), how it was
-    decided, whether that decision is a proof (exact), and the claim the witness refutes."""
+    decided, whether that decision is a proof (exact), the claim the witness refutes, and the structured
+    certificate data the independent kernel re-checks (``{"kind": ...}``, exact strings; docs/trust.md),
+    or None."""
 
     found: bool
     effort: str
@@ -223,6 +225,7 @@ class WitnessOutcome:
     how: str
     certified: bool
     claim: str
+    certificate_data: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ import itertools
 from fractions import Fraction
 from typing import Any
 
+import mpmath as mp
+
 from ..errors import InputError
 from ..spec import WitnessOutcome
 from . import dp, dyck
@@ -44,7 +46,7 @@ def attention_log_odds(head: Head, z: tuple[int, ...], q: Fraction) -> Any:
     return 2 * dp.ball(head.v) * pooled
 
 
-def _attention(N: int, seed: int) -> tuple[dict[str, str] | None, str, str]:
+def _attention(N: int, seed: int) -> tuple[dict[str, str] | None, str, str, dict[str, Any] | None]:
     v = Fraction(-(2 * N * N + 1))
     bound, tried = dp.paper_bound(N), 0
     for q in q_grid(seed):
@@ -69,21 +71,41 @@ def _attention(N: int, seed: int) -> tuple[dict[str, str] | None, str, str]:
                                f"{dyck.show(z)} the argmax continuation {dyck.show(w[r:])} gives "
                                f"{dyck.show(w)} (not in D_2N) with probability >= {dp.text(lower)} > "
                                f"2N e^-N = {dp.text(bound)}")
+                        data = certificate(N, s, z, G, v, Fraction(-1), False, "dyck", lower) | {
+                            "model": "softmax-attention-head", "q": str(q)}
                         return ({"q": str(q), "s": dyck.show(s), "prefix": dyck.show(z),
                                  "completion": dyck.show(w), "fail_lower": dp.text(lower, 12)}, how,
-                                f"{tried} (q, s, prefix) triples")
-    return None, f"no q of {q_grid(seed)} breaks the bound (argmax continuations)", f"{tried} triples"
+                                f"{tried} (q, s, prefix) triples", data)
+    return None, f"no q of {q_grid(seed)} breaks the bound (argmax continuations)", f"{tried} triples", None
 
 
-def _scan_witness(N: int, sc: dp.Scan, what: str, claim: str = CLAIM) -> tuple[dict[str, str] | None, str]:
+def certificate(N: int, s: tuple[int, ...], prefix: tuple[int, ...], gamma: Fraction, v: Fraction,
+                e_close: Fraction, fixed_B: bool, target: str, fail: Any) -> dict[str, Any]:
+    """The kernel's ``enumeration`` data (docs/trust.md): the head (E = [1, e_close], B built by eq. (4)
+    from s with E_B = [1, -1] when ``fixed_B``, else E), the prefix, the target ('dyck' or 'word') and the
+    failure mass's lower end rounded down."""
+    from ..certificate_data import exact, rounded
+
+    e = [exact(Fraction(1)), exact(e_close)]
+    return {"kind": "enumeration", "model": "uniform-attention-head", "e": e,
+            "e_b": [exact(Fraction(1)), exact(Fraction(-1))] if fixed_B else e, "word": dyck.show(s),
+            "gamma": exact(gamma), "v": exact(v), "N": N, "prefix": dyck.show(prefix), "target": target,
+            "fail_lower": rounded(mp.mpf(fail.a), up=False)}
+
+
+def _scan_witness(N: int, sc: dp.Scan, what: str, head: tuple[Fraction, Fraction, Fraction, bool],
+                  claim: str = CLAIM) -> tuple[dict[str, str] | None, str, dict[str, Any] | None]:
+    """The worst prefix state of the scan as a witness when its failure provably exceeds 2N e^-N, with
+    its certificate data; ``head`` is (gamma, v, e_close, fixed_B) of the scanned head."""
     bound = dp.paper_bound(N)
     w = sc.all
     how = (f"{what}: worst failure {dp.text(w.value)} at {w.where()}; 2N e^-N = {dp.text(bound)} "
            f"({sc.words} words, {sc.states} prefix states, exact DP in intervals)")
     if dp.gt(w.value, bound):
-        return ({"s": dyck.show(w.s), "prefix": dyck.show(dp.witness_prefix(w.r, w.h)),
-                 "fail": dp.text(w.value, 12)}, how)
-    return None, how
+        prefix = dp.witness_prefix(w.r, w.h)
+        return ({"s": dyck.show(w.s), "prefix": dyck.show(prefix), "fail": dp.text(w.value, 12)}, how,
+                certificate(N, w.s, prefix, *head, "dyck", w.value))
+    return None, how, None
 
 
 def decide(variant: str, N: int, gamma: Fraction, seed: int) -> WitnessOutcome:
@@ -94,14 +116,15 @@ def decide(variant: str, N: int, gamma: Fraction, seed: int) -> WitnessOutcome:
     with dp.ivdps(60):
         words = list(dyck.dyck_words(N))
         claim, wit, how, effort = CLAIM, None, "", f"every s in D_{2 * N} ({len(words)}), every prefix state"
+        data, v_theorem = None, Fraction(-(2 * N * N + 1))
         if variant == "attention-q":
-            wit, how, effort = _attention(N, seed)
+            wit, how, effort, data = _attention(N, seed)
         elif variant in ("eta-fixed-B", "eta-rebuilt"):
             hows = []
             for eta in ETAS:
-                sc = dp.scan(N, words, G, Fraction(-(2 * N * N + 1)), e_close=eta - 1,
-                             fixed_B=variant == "eta-fixed-B")
-                wit, h = _scan_witness(N, sc, f"eta = {eta}, v = -(2N^2 + 1)")
+                sc = dp.scan(N, words, G, v_theorem, e_close=eta - 1, fixed_B=variant == "eta-fixed-B")
+                wit, h, data = _scan_witness(N, sc, f"eta = {eta}, v = -(2N^2 + 1)",
+                                             (G, v_theorem, eta - 1, variant == "eta-fixed-B"))
                 hows.append(h)
                 if wit:
                     wit["eta"] = str(eta)
@@ -113,14 +136,16 @@ def decide(variant: str, N: int, gamma: Fraction, seed: int) -> WitnessOutcome:
                                              dp.paper_bound(N))]
             effort = f"every word of length {2 * N} not in D_{2 * N} ({len(bad)}), every prefix state"
             if found:
-                wit, how = _scan_witness(N, dp.scan(N, [found[0]], G, Fraction(-(2 * N * N + 1))),
-                                         f"s = {dyck.show(found[0])} (unbalanced), v = -(2N^2 + 1)")
+                wit, how, data = _scan_witness(N, dp.scan(N, [found[0]], G, v_theorem),
+                                               f"s = {dyck.show(found[0])} (unbalanced), v = -(2N^2 + 1)",
+                                               (G, v_theorem, Fraction(-1), False))
                 wit["unbalanced_failing"] = f"{len(found)}/{len(bad)}"
                 how += f"; {len(found)} of the {len(bad)} unbalanced words have a failing prefix"
         elif variant == "gamma":
             v = (N * N + 1) / gamma if gamma > 0 else Fraction(-(2 * N * N + 1))
             sc = dp.scan(N, words, gamma, v)
-            wit, how = _scan_witness(N, sc, f"gamma = {gamma}, v = {v}")
+            wit, how, data = _scan_witness(N, sc, f"gamma = {gamma}, v = {v}",
+                                           (gamma, v, Fraction(-1), False))
             if gamma > 0 and N > 1:
                 ok = dp.scan(N, words, gamma, v, target="valid").off
                 how += (f"; claim (c): max P(valid) over prefixes off s's stack path {dp.text(ok.value)} at "
@@ -128,7 +153,9 @@ def decide(variant: str, N: int, gamma: Fraction, seed: int) -> WitnessOutcome:
                 if wit:
                     wit["max_valid_off_path"] = dp.text(ok.value, 12)
         elif variant == "v-small":
-            wit, how = _scan_witness(N, dp.scan(N, words, G, Fraction(-N * N)), "gamma = -1/2, v = -N^2")
+            v_small = Fraction(-N * N)
+            wit, how, data = _scan_witness(N, dp.scan(N, words, G, v_small), "gamma = -1/2, v = -N^2",
+                                           (G, v_small, Fraction(-1), False))
         elif variant == "memorization-v":
             claim, vg = CLAIM_A, Fraction(N * N, 2)
             f, bound = dp.memorization_failure(N, vg), dp.paper_bound(N)
@@ -137,6 +164,8 @@ def decide(variant: str, N: int, gamma: Fraction, seed: int) -> WitnessOutcome:
             effort = "prefix s_:1 (the longest completion), every s at once"
             if dp.gt(f, bound):
                 wit = {"v_gamma": str(vg), "fail": dp.text(f, 12)}
+                first = words[0]  # the same failure for every s: the first word, gamma = -1/2, v = vg / gamma
+                data = certificate(N, first, first[:1], G, vg / G, Fraction(-1), False, "word", f)
         elif variant == "argmax":
             bad_n = 0
             for s in words:
@@ -149,7 +178,7 @@ def decide(variant: str, N: int, gamma: Fraction, seed: int) -> WitnessOutcome:
             how = "no assumption dropped: nothing to search"
     if wit:
         wit.update(base)
-        return WitnessOutcome(True, effort, wit, how, True, claim)
+        return WitnessOutcome(True, effort, wit, how, True, claim, data)
     return WitnessOutcome(False, effort, None, "none found: " + how, True, claim)
 
 
