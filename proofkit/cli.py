@@ -41,7 +41,7 @@ from .verdict import TheoremResult, Verdict
 #: modules whose ``add_commands(sub, parser_class, add_max_work)`` adds subcommands; a subcommand added
 #: there either sets ``handler`` (``set_defaults(handler=fn)``, fn(args) -> exit code) or is crasp's
 COMMAND_MODULES = ("proofkit.crasp.cli", "proofkit.sweep.cli", "proofkit.bench.cli", "proofkit.publish.cli",
-                   "proofkit.formats_cli")
+                   "proofkit.formats_cli", "proofkit.kernel.cli")
 
 EXIT = {Verdict.CERTIFIED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.INCONCLUSIVE: 3}
 #: a claim's own code raised: an internal error, never a verdict

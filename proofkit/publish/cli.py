@@ -3,8 +3,9 @@
 
 Exit codes. ``report``: 0 every verdict equals its theorem file's expectation, 1 one does not (as
 ``check --all``), 2 bad input. ``cite`` and ``bundle``: 0, or 2 for bad input (an unknown id is one line).
-``verify-bundle``: 0 every verdict and record reproduces, 1 one does not or the bundle was altered after
-it was written, 2 bad input (not a bundle), 3 the theorem is not registered here.
+``verify-bundle``: 0 every field, verdict, record and certificate reproduces, 1 one does not, or the bundle
+was altered after it was written or is forged (a duplicate claim name or record), 2 bad input (not a
+bundle, or a re-check above --max-work), 3 the theorem is not registered here.
 """
 
 from __future__ import annotations
@@ -62,9 +63,13 @@ def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
     s.add_argument("--records", default=None, metavar="DIR", help=RECORDS_HELP)
     add_max_work(s)
     s.set_defaults(handler=cmd_bundle)
-    s = sub.add_parser("verify-bundle", help="re-check an evidence bundle here: hash, every verdict, every "
-                       "record (exit 0 iff all reproduce)")
+    s = sub.add_parser("verify-bundle", help="re-derive an evidence bundle here and compare every field: "
+                       "hash, specification, citation, pins, every claim, the record set, every certificate "
+                       "(exit 0 iff all reproduce)")
     s.add_argument("file", help="a bundle written by proofkit bundle")
+    s.add_argument("--records", default=None, metavar="DIR",
+                   help="the records folder the bundle's record set must equal (default: counterexamples/ of "
+                   "proofkit's source tree, else ./counterexamples)")
     s.add_argument("--json", action="store_true", help="as a JSON object")
     add_max_work(s)
     s.set_defaults(handler=cmd_verify_bundle)
@@ -98,7 +103,7 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_bundle(args: argparse.Namespace) -> int:
-    v = verifying.verify(bundle.load(args.file), args.file)
+    v = verifying.verify(bundle.load(args.file), args.file, records.folder(args.records))
     print(json.dumps(stamp("verify-bundle", v.as_dict()), indent=1) if args.json else v.text())
     if v.status == "unregistered":
         return 3
