@@ -21,6 +21,7 @@ from typing import Any
 import sympy as sp
 from sympy import Eq, Symbol
 
+from proofkit.evidence import Evidence, Method, fails, holds, undecided
 from proofkit.params import Param, ParamSpace
 from proofkit.predicates import RegularClosed, supp
 from proofkit.spec import Assumption, Computed, PaperRef, Theorem, WitnessOutcome, predicate
@@ -46,15 +47,19 @@ def _in_ball(point: list[sp.Expr]) -> bool:
 
 
 # ----------------------------------------------------------------------------- claims
-def solid_ball(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+def solid_ball(p: Mapping[str, Any]) -> Evidence:
     """The printed D uses <=: it holds its centre (squared distance 0 < 1/4), which the sphere does not."""
     centre = [HALF] * p["T"]
     d2 = _sq(centre)
-    ok = _in_ball(centre) and d2 != QUARTER
-    return (Verdict.CERTIFIED if ok else Verdict.REFUTED, sp.sstr(d2),
-            f"exact, T = {p['T']}: the centre (1/2, ..., 1/2) has squared distance {d2} <= 1/4, so it is in "
-            "the printed D, but not on the sphere |x - c| = 1/2: the paper says 'sphere' and means the "
-            "solid ball (the sphere has empty interior and would not be regular closed)")
+    domain = f"T = {p['T']}: the centre (1/2, ..., 1/2) of the printed D"
+    if not (_in_ball(centre) and d2 != QUARTER):
+        return fails(Method.EXACT, f"the centre has squared distance {d2}", domain=domain,
+                     residual=sp.sstr(d2))
+    return holds(Method.EXACT, domain, count=1, residual=sp.sstr(d2),
+                 detail=f"T = {p['T']}: the centre (1/2, ..., 1/2) has squared distance {d2} <= 1/4, so it "
+                        "is in the printed D, but not on the sphere |x - c| = 1/2: the paper says 'sphere' "
+                        "and means the solid ball (the sphere has empty interior and would not be regular "
+                        "closed)")
 
 
 def _marginal_interval() -> sp.Set:
@@ -62,39 +67,52 @@ def _marginal_interval() -> sp.Set:
     return sp.solve_univariate_inequality((c_val - HALF) ** 2 <= QUARTER, c_val, relational=False)
 
 
-def token_marginals(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+#: the symbolic arguments below move one or two coordinates of the centre and bound the rest by squares,
+#: so they cover every dimension T at once
+EVERY_T = "every T >= 1, every position i (a dimension-free symbolic argument)"
+
+
+def token_marginals(p: Mapping[str, Any]) -> Evidence:
     """supp(X_i) = [0,1] for every i <= T."""
     got = _marginal_interval()
-    ok = got == unit
-    return (Verdict.CERTIFIED if ok else Verdict.REFUTED, sp.sstr(got),
-            "exact, every T >= 1, every position i: for x in D, (x_i - 1/2)^2 <= |x - c|^2 <= 1/4; "
-            "conversely c + (v - 1/2) e_i is in D iff (v - 1/2)^2 <= 1/4; sympy solves that inequality to "
-            f"{got}, so the projection of D on each coordinate is exactly [0,1] (D is the support of the "
-            "uniform law on it, so supp(X_i) is that projection)")
+    if got != unit:
+        return fails(Method.IDENTITY, f"the projection of D on a coordinate is {got}, not [0, 1]",
+                     domain=EVERY_T, residual=sp.sstr(got))
+    return holds(Method.IDENTITY, EVERY_T, residual=sp.sstr(got),
+                 detail="for x in D, (x_i - 1/2)^2 <= |x - c|^2 <= 1/4; conversely c + (v - 1/2) e_i is in "
+                        f"D iff (v - 1/2)^2 <= 1/4; sympy solves that inequality to {got}, so the projection "
+                        "of D on each coordinate is exactly [0,1] (D is the support of the uniform law on "
+                        "it, so supp(X_i) is that projection)")
 
 
-def regular_closed(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+def regular_closed(p: Mapping[str, Any]) -> Evidence:
     """x_k = c + (1 - 1/k)(x - c) is interior (squared distance <= (1 - 1/k)^2 / 4 < 1/4) and -> x."""
     gap = sp.factor((1 - 1 / k_idx) ** 2 * QUARTER - QUARTER)
-    ok = bool(gap.is_negative)
-    return (Verdict.CERTIFIED if ok else Verdict.INCONCLUSIVE, sp.sstr(gap),
-            "exact, every T >= 1: for x in D, x_k = c + (1 - 1/k)(x - c) has squared distance "
-            f"<= (1 - 1/k)^2/4, and (1 - 1/k)^2/4 - 1/4 = {gap} < 0 for every integer k >= 1 (sympy), so "
-            "x_k is in the open ball (the interior) and x_k -> x: D is the closure of its interior. Each "
-            "prefix support supp(X_{<=i}) is the i-dimensional ball of radius 1/2 (project x in D: the "
-            "first i squares sum to <= 1/4; pad a point of the i-ball with 1/2), regular closed by the "
-            "same argument")
+    domain = "every T >= 1, every prefix length i <= T, every point x of D and integer k >= 1 (symbolic)"
+    if not bool(gap.is_negative):
+        return undecided(f"sympy could not show (1 - 1/k)^2/4 - 1/4 = {gap} < 0 for every integer k >= 1",
+                         method=Method.IDENTITY, domain=domain, residual=sp.sstr(gap))
+    return holds(Method.IDENTITY, domain, residual=sp.sstr(gap),
+                 detail="for x in D, x_k = c + (1 - 1/k)(x - c) has squared distance <= (1 - 1/k)^2/4, and "
+                        f"(1 - 1/k)^2/4 - 1/4 = {gap} < 0 for every integer k >= 1 (sympy), so x_k is in "
+                        "the open ball (the interior) and x_k -> x: D is the closure of its interior. Each "
+                        "prefix support supp(X_{<=i}) is the i-dimensional ball of radius 1/2 (project x in "
+                        "D: the first i squares sum to <= 1/4; pad a point of the i-ball with 1/2), regular "
+                        "closed by the same argument")
 
 
-def pair_marginals(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+def pair_marginals(p: Mapping[str, Any]) -> Evidence:
     """The corner (0, 0) of [0,1]^2 is at squared distance 1/2 > 1/4 from (1/2, 1/2)."""
     corner = _sq([sp.Integer(0), sp.Integer(0)])
     excess = corner - QUARTER
-    return (Verdict.REFUTED if excess > 0 else Verdict.CERTIFIED, sp.sstr(excess),
-            f"exact, every T >= 2, every pair i != j: for x in D, (x_i - 1/2)^2 + (x_j - 1/2)^2 <= "
-            "|x - c|^2 <= 1/4, so supp(X_i, X_j) is the disc of radius 1/2 about (1/2, 1/2) (padding with "
-            f"1/2 reaches all of it); the corner (0, 0) has squared distance {corner} = 1/4 + {excess}: "
-            "not in it, so supp(X_i, X_j) != [0,1]^2 (the hypothesis of Theorems 2 and 3 fails)")
+    domain = "every T >= 2, every pair i != j: the corner (0, 0) of [0,1]^2"
+    why = ("for x in D, (x_i - 1/2)^2 + (x_j - 1/2)^2 <= |x - c|^2 <= 1/4, so supp(X_i, X_j) is the disc of "
+           "radius 1/2 about (1/2, 1/2) (padding with 1/2 reaches all of it)")
+    if excess > 0:
+        return fails(Method.EXACT, f"the corner (0, 0) has squared distance {corner} = 1/4 + {excess} from "
+                     "(1/2, 1/2): not in supp(X_i, X_j), so supp(X_i, X_j) != [0,1]^2 (the hypothesis of "
+                     "Theorems 2 and 3 fails)", domain=domain, residual=sp.sstr(excess), detail=why)
+    return holds(Method.EXACT, domain, count=1, residual=sp.sstr(excess), detail=why)
 
 
 def bump(a: sp.Expr, b: sp.Expr) -> sp.Expr:
@@ -110,7 +128,12 @@ def _pre(psi, xs: list[sp.Expr]) -> sp.Expr:
     return sum((psi(q, x) for x in xs), sp.Integer(0)) + q
 
 
-def theorem2_fails(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+#: what the bump witness covers: one closed-form learner, zero risk shown symbolically on every prefix of D
+BUMP_DOMAIN = ("every T >= 2: the learner psi = phi + g (phi(a, b) = a b, A = B = 1), zero risk on every "
+               "prefix of D (symbolic), the gap at the length-2 point (0, 1)")
+
+
+def theorem2_fails(p: Mapping[str, Any]) -> Evidence:
     """Zero risk of h = sigma(A(sum_{j<=i} (phi + g) + x_i)), A = B = 1, phi(a, b) = a b, on every prefix
     of D (g = 0 on every pair it holds), and an exact gap at (0, 1)."""
     u, v, a = sp.symbols("u v a", real=True)
@@ -118,47 +141,57 @@ def theorem2_fails(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
     on_disc = sp.simplify(sp.expand(bump(HALF + u, HALF + v)).subs(v**2, QUARTER - sig - u**2))
     diag = sp.simplify(bump(a, a))
     if on_disc != 0 or diag != 0:
-        return (Verdict.INCONCLUSIVE, "g not shown zero", f"g on the disc -> {on_disc}, on the diagonal "
-                f"-> {diag}")
+        return undecided(f"g not shown zero: g on the disc -> {on_disc}, on the diagonal -> {diag}",
+                         method=Method.IDENTITY, domain=BUMP_DOMAIN, residual="g not shown zero")
     phi = lambda x, y: x * y  # noqa: E731
     psi = lambda x, y: phi(x, y) + bump(x, y)  # noqa: E731
     sigmoid = lambda z: 1 / (1 + sp.exp(-z))  # noqa: E731
     xs = [sp.Integer(0), sp.Integer(1)]
     ph, pf = _pre(psi, xs), _pre(phi, xs)
     gap = sp.simplify(sigmoid(ph) - sigmoid(pf))
-    outside = not _in_ball(xs)
-    ok = bool(gap.is_positive) and outside
-    return (Verdict.REFUTED if ok else Verdict.INCONCLUSIVE, sp.sstr(gap),
-            "exact, every T >= 2: phi(a, b) = a b, psi = phi + g, A = B = 1 (sigma the sigmoid); g(a, b) = "
-            "max(d, 0)^2 (a - b)^2 with d = (a - 1/2)^2 + (b - 1/2)^2 - 1/4 is C^1 and is 0 on every pair "
-            "(x_i, x_j) of a point of D: for i != j, d = -sigma <= 0 (sympy: the factor is 0), for j = i "
-            "(and every length-1 prefix) a = b (sympy: g(a, a) = 0); so the learned pre-activation equals "
-            "the true one on every prefix of D (zero risk, every length <= T). At the length-2 sequence "
-            f"(0, 1) (tokens in the marginals [0,1], squared distance {_sq(xs)} > 1/4: outside the "
-            f"length-2 prefix support): pre-activations {ph} vs {pf}, h - f = {sp.sstr(gap)} "
-            f"(~{sp.N(gap, 6)}), certified positive: compositional generalization fails on D")
+    if not (bool(gap.is_positive) and not _in_ball(xs)):
+        return undecided(f"no certified gap at (0, 1): h - f = {sp.sstr(gap)}", method=Method.EXACT,
+                         domain=BUMP_DOMAIN, residual=sp.sstr(gap))
+    return fails(Method.EXACT,
+                 "phi(a, b) = a b, psi = phi + g, A = B = 1 (sigma the sigmoid); g(a, b) = max(d, 0)^2 "
+                 "(a - b)^2 with d = (a - 1/2)^2 + (b - 1/2)^2 - 1/4 is C^1 and is 0 on every pair "
+                 "(x_i, x_j) of a point of D: for i != j, d = -sigma <= 0 (sympy: the factor is 0), for "
+                 "j = i (and every length-1 prefix) a = b (sympy: g(a, a) = 0); so the learned "
+                 "pre-activation equals the true one on every prefix of D (zero risk, every length <= T). "
+                 "At the length-2 sequence (0, 1) (tokens in the marginals [0,1], squared distance "
+                 f"{_sq(xs)} > 1/4: outside the length-2 prefix support): pre-activations {ph} vs {pf}, h - "
+                 f"f = {sp.sstr(gap)} (~{sp.N(gap, 6)}), certified positive: compositional generalization "
+                 "fails on D", domain=BUMP_DOMAIN,
+                 residual=sp.sstr(gap))
 
 
-def theorem1_holds(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+def theorem1_holds(p: Mapping[str, Any]) -> Evidence:
     """Theorem 1's hypotheses on D with n = 1: token marginals [0,1] and regular closed prefixes."""
-    v1, r1, _ = token_marginals(p)
-    v2, r2, _ = regular_closed(p)
-    ok = v1 == v2 == Verdict.CERTIFIED
-    return (Verdict.CERTIFIED if ok else Verdict.INCONCLUSIVE, "hypotheses hold",
-            "exact: Theorem 1 (deep sets sigma(A sum_j psi(x_j)), n = 1) needs supp(X_j) = [0,1] and "
-            f"regular closed prefixes; both hold (the claims above: marginal {r1}, interior-approximation "
-            f"gap {r2} < 0). Its conclusion then follows by its own proof (under ALL the length-1 labels "
-            "give A psi = B phi on supp(X_1) = [0,1], so h = f on "
-            "every sequence with tokens in [0,1]); a deep-sets model sees tokens one at a time, so the "
-            "thin pair marginals do not matter. The fitted check: proofkit check AM24.T1 --set "
-            "support=ball --set n=1")
+    marg, reg = token_marginals(p), regular_closed(p)
+    domain = "every T >= 1: Theorem 1's two support hypotheses (n = 1) on D"
+    for name, ev in (("token marginals", marg), ("regular closedness", reg)):
+        if ev.outcome == "fails":
+            return fails(ev.method, f"{name}: {ev.witness}", domain=domain, residual=ev.residual)
+        if ev.outcome != "holds":
+            return undecided(f"{name}: {ev.detail}", method=ev.method, domain=domain, residual=ev.residual)
+    return holds(Method.IDENTITY, domain, count=2, residual="hypotheses hold",
+                 detail="Theorem 1 (deep sets sigma(A sum_j psi(x_j)), n = 1) needs supp(X_j) = [0,1] and "
+                        f"regular closed prefixes; both hold (the claims above: marginal {marg.residual}, "
+                        f"interior-approximation gap {reg.residual} < 0). Its conclusion then follows by its "
+                        "own proof (under ALL the length-1 labels give A psi = B phi on supp(X_1) = [0,1], "
+                        "so h = f on every sequence with tokens in [0,1]; argued, not computed); a "
+                        "deep-sets model sees tokens one at a time, so the thin pair marginals do not "
+                        "matter. The fitted check: proofkit check AM24.T1 --set support=ball --set n=1")
 
 
-def control_corner(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+def control_corner(p: Mapping[str, Any]) -> Evidence:
     """Deliberately false: the corner (1, ..., 1) is in D."""
     d2 = _sq([sp.Integer(1)] * p["T"])
-    return (Verdict.CERTIFIED if d2 <= QUARTER else Verdict.REFUTED, sp.sstr(d2 - QUARTER),
-            f"exact, T = {p['T']}: |(1, ..., 1) - c|^2 = {d2} = 1/4 + {d2 - QUARTER}")
+    domain = f"T = {p['T']}: the corner (1, ..., 1)"
+    if d2 <= QUARTER:
+        return holds(Method.EXACT, domain, count=1, residual=sp.sstr(d2 - QUARTER))
+    return fails(Method.EXACT, f"|(1, ..., 1) - c|^2 = {d2} = 1/4 + {d2 - QUARTER}", domain=domain,
+                 residual=sp.sstr(d2 - QUARTER))
 
 
 class BallFalsifier:
@@ -166,12 +199,13 @@ class BallFalsifier:
 
     def search(self, params: Mapping[str, Any]) -> WitnessOutcome:
         """The bump learner at ``params`` (its verdict and gap are exact)."""
-        verdict, gap, how = theorem2_fails(params)
-        found = verdict == Verdict.REFUTED
+        ev = theorem2_fails(params)
+        found = ev.outcome == "fails"
         witness = {"T": str(params["T"]), "phi": "a b", "psi": "phi(a, b) + g(a, b)",
                    "g": "max((a - 1/2)^2 + (b - 1/2)^2 - 1/4, 0)^2 (a - b)^2", "A": "1", "B": "1",
                    "model": "sigmoid(A (sum_{j<=i} psi(x_i, x_j) + x_i))", "tokens": "['0', '1']",
-                   "gap": gap} if found else None
+                   "gap": ev.residual} if found else None
+        how = f"exact, every T >= 2: {ev.witness}" if found else ev.detail
         return WitnessOutcome(found, "one closed-form witness (the bump g off the disc)", witness, how,
                               found, T2_FAILS)
 
@@ -210,7 +244,7 @@ THEOREM = Theorem(
     claims=(
         Computed(SOLID, "identification", "Sec. 2 ('Consider the sphere D = ...')",
                  "D = {x : |x - c| <= 1/2} contains its centre: a solid ball", solid_ball,
-                 predicate=Eq(D_set, Symbol("ball(c, 1/2)"), evaluate=False)),
+                 predicate=Eq(D_set, Symbol("ball(c, 1/2)"), evaluate=False), reading="our reading"),
         Computed(MARGINALS, "conclusion", "Sec. 2 ('satisfies the assumptions'); Theorem 1",
                  "supp(X_i) = [0,1] for every i <= T", token_marginals,
                  predicate=Eq(supp(Symbol("X_i")), unit, evaluate=False)),
@@ -224,8 +258,9 @@ THEOREM = Theorem(
                  predicate=Eq(supp(Symbol("(X_i, X_j)")), sp.ProductSet(unit, unit), evaluate=False)),
         Computed(T2_FAILS, "identification", "Sec. 2 with Theorem 2 (derived here, not in the paper)",
                  "psi = phi + g, g = 0 on the disc and the diagonal: zero risk on D, h != f at (0, 1)",
-                 theorem2_fails),
-        Computed(CONTROL, "control", "deliberately false", "|(1, ..., 1) - c| <= 1/2", control_corner),
+                 theorem2_fails, reading="our reading"),
+        Computed(CONTROL, "control", "deliberately false", "|(1, ..., 1) - c| <= 1/2", control_corner,
+                 reading="proxy"),
     ),
     expect={
         SOLID: Verdict.CERTIFIED,

@@ -111,19 +111,20 @@ THEOREM = Theorem(
     claims=(
         SymbolicStep("S1 gradient transfers to the boundary of the unit disc", "proof-step",
                      "(8)-(9)", "hinges d vanishing on the unit disc have d = 0 and grad d = 0 on "
-                     "the boundary circle", disc_boundary_flat),
-        SymbolicStep("S2 values transfer on disc_with_segment", "proof-step",
+                     "the boundary circle", disc_boundary_flat, reading="proxy"),
+        SymbolicStep("S2 values transfer on disc_with_segment", "identification",
                      "Lemma 1 (App. A.2), values part, X not regular closed: a counterexample "
                      "constructed here, not in the paper",
                      "d = y max(x - 1, 0)^2 is 0 on the unit disc and on [1, 2] x {0}",
-                     values_transfer_disc_with_segment),
-        SymbolicStep("S3 d d/dy = (x - 1)^2 on the segment", "proof-step",
+                     values_transfer_disc_with_segment, reading="our reading"),
+        SymbolicStep("S3 d d/dy = (x - 1)^2 on the segment", "identification",
                      "Lemma 1 (App. A.2), gradient part, X not regular closed: a counterexample "
                      "constructed here, not in the paper",
                      "d d/dy (x, 0) = (x - 1)^2 for x >= 1",
-                     segment_gradient),
+                     segment_gradient, reading="our reading"),
         SymbolicStep("control: gradient transfers on disc_with_segment", "control",
-                     "deliberately false", "d d/dy (3/2, 0) = 0", control_gradient_transfers),
+                     "deliberately false", "d d/dy (3/2, 0) = 0", control_gradient_transfers,
+                     reading="proxy"),
     ),
     setup=None,
     expect={

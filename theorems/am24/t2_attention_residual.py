@@ -19,7 +19,9 @@ sigma(A (sum psi + x_i) + a), the true model with a bias too. Counterexamples of
 exactly (proofkit.pairwise_zero_risk).
 """
 
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import sympy as sp
@@ -27,6 +29,7 @@ from sympy import Eq, MatrixSymbol, Symbol
 
 from proofkit import certify_pairwise as cp
 from proofkit.activation import is_injective
+from proofkit.evidence import Evidence, Method, fails, holds, undecided
 from proofkit.families.pairwise import PairwiseSum, monomials
 from proofkit.instances import seeded_matrix
 from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
@@ -119,53 +122,58 @@ def _pinned(p):
 
 
 # ----------------------------------------------------------------------------- exact claim
-def every_zero_risk_learner(p):
-    """Every zero-risk learner of the class (polynomial pair maps of degree <= D, with the hinge
-    family also key hinges) generalizes: the kernel of the exact system of zero training risk (per
+def every_zero_risk_learner(p: Mapping[str, Any]) -> Evidence:
+    """Evidence: every zero-risk learner of the class (polynomial pair maps of degree <= D, with the
+    hinge family also key hinges) generalizes: the kernel of the exact system of zero training risk (per
     output row, in the linear coordinates (G, R, a) = (A W, A E, a)) is annihilated by the equations of
-    every length t >= 1. Zero risk is equality of the logits, so only for an injective readout."""
-    if not is_injective(p["activation"]):
-        return (Verdict.INCONCLUSIVE, "not injective",
-                f"the {p['activation']} readout is not injective: zero risk does not make the logits equal "
-                "where both are dead, so the exact linear system does not describe the zero-risk set "
-                "(falsify searches this variant)")
+    each checked length, in rational arithmetic. Zero risk is equality of the logits, so only for an
+    injective readout."""
     fam_h, fam_f = learned_family(p), true_family(p)
     T = p["T"]
     train = list(range(1, T + 1)) if p["supervision"] == "ALL" else [T]
+    extra = ([f"{len(fam_h.hinges)} key hinges"] if fam_h.hinges else []) + \
+        ([f"R = A E on {p['n']} residual entries"] if p["residual"] else []) + \
+        (["the bias a"] if p["readout_bias"] else [])
+    cls = (f"every (A, psi), psi a pair map on the {len(fam_h.exponents)} monomials of degree <= "
+           f"{p['degree']}" + "".join(", " + e for e in extra)
+           + f", with zero risk at the supervised lengths {train}")
+    if not is_injective(p["activation"]):
+        return undecided(f"the {p['activation']} readout is not injective: zero risk does not make the "
+                         "logits equal where both are dead, so the exact linear system does not describe the "
+                         "zero-risk set (falsify searches this variant)", method=Method.EXACT,
+                         domain=f"{cls}: nothing computed")
     ch, cf = cp.Columns.of(fam_h), cp.Columns.of(fam_f)
     rows = [[v for v in row] for row in _true_rows(p, fam_f)]
     hi = [Fraction(0) if i in _pinned(p) else Fraction(1) for i in range(p["n"])]
     test_hi = [v * Fraction(str(p["test_scale"])) for v in hi]
     an = cp.analyse(ch, cf, [[row] for row in rows], p["n"], train_lengths=train, pinned=_pinned(p), hi=hi,
                     test_hi=test_hi)
-    extra = ([f"{len(fam_h.hinges)} key hinges"] if fam_h.hinges else []) + \
-        ([f"R = A E on {p['n']} residual entries"] if p["residual"] else []) + \
-        (["the bias a"] if p["readout_bias"] else [])
-    where = (f"supervised lengths {train}; {an.equations} equations in {an.unknowns} unknowns per output "
-             f"row (G = A W on {len(fam_h.exponents)} monomials of degree <= {p['degree']}"
-             + "".join(", " + e for e in extra) + ")")
+    system = f"{an.equations} equations in {an.unknowns} unknowns per output row"
     if not an.feasible:
-        return (Verdict.INCONCLUSIVE, "infeasible",
-                f"no learner of the class has zero risk ({where}): f is not realizable here")
-    scope = (f"lengths 1..{an.lengths[-1]} checked exactly; the length-t equations are affine in t "
-             "(key-token rows fixed, x_t-only rows = diagonal + (t - 1) key-free + residual + bias), so "
-             "this covers every length t >= 1")
+        return undecided(f"no learner of the class has zero risk ({system}): f is not realizable here",
+                         method=Method.EXACT, domain=f"{cls}: empty")
+    box = "the token box" + (f" (test tokens past T in [0, {p['test_scale']:g}]^n)"
+                             if p["test_scale"] != 1.0 else "")
+    domain = (f"{cls} (a zero-risk set of dimension {p['m']} x {an.dim}), lengths 1..{an.lengths[-1]}, every "
+              f"token sequence in {box}")
     if an.failures:
         t, v = an.failures[0]
         lengths = sorted({t for t, _ in an.failures})
-        return (Verdict.REFUTED, f"zero-risk set dim {p['m'] * an.dim}",
-                f"exact (rational arithmetic): zero-risk set of dimension {p['m']} x {an.dim} ({where}); "
-                f"the direction dG, dR, da = {cp.describe_direction(v, ch, p['n'])} (added to "
-                f"any output row of the true (G, R, a)) keeps zero training risk and changes the logit at "
-                f"lengths {lengths} on every open set of test tokens; realized in the class by W = A^-1 G "
-                "for A = B + (a small multiple of dR) invertible")
-    box = "the token box" + (f" (test tokens past T in [0, {p['test_scale']:g}]^n)"
-                             if p["test_scale"] != 1.0 else "")
-    return (Verdict.CERTIFIED, f"zero-risk set dim {p['m'] * an.dim}",
-            f"exact (rational arithmetic): zero-risk set of dimension {p['m']} x {an.dim} ({where}) and "
-            f"every zero-risk direction leaves every length unchanged ({scope}); so every zero-risk learner "
-            f"of this class equals f on every sequence with tokens in {box} (length and compositional "
-            "generalization)")
+        return fails(Method.EXACT,
+                     f"the direction dG, dR, da = {cp.describe_direction(v, ch, p['n'])} (added to any "
+                     "output row of the true (G, R, a)) keeps zero training risk and changes the logit at "
+                     f"lengths {lengths} on every open set of test tokens; realized in the class by "
+                     "W = A^-1 G for A = B + (a small multiple of dR) invertible", domain=domain,
+                     residual=f"zero-risk set dim {p['m'] * an.dim}",
+                     detail=f"zero-risk set of dimension {p['m']} x {an.dim} ({cls}; {system})")
+    return holds(Method.EXACT, domain, count=len(an.lengths),
+                 residual=f"zero-risk set dim {p['m'] * an.dim}",
+                 detail=f"zero-risk set of dimension {p['m']} x {an.dim} ({cls}; {system}); every zero-risk "
+                        f"direction leaves the logit unchanged at lengths 1..{an.lengths[-1]}, and the "
+                        "length-t equations are affine in t (key-token rows fixed, x_t-only rows = diagonal "
+                        "+ (t - 1) key-free + residual + bias), so this covers every length t >= 1 (argued "
+                        "from that structure); so every zero-risk learner of this class equals f on every "
+                        f"sequence with tokens in {box} (length and compositional generalization)")
 
 
 def _true_rows(p, fam_f):
@@ -354,7 +362,7 @@ THEOREM = Theorem(
                  "every (A, psi), psi a polynomial pair map of degree <= D (the learner's class, not every "
                  "pair map the theorem allows), with zero risk at the supervised lengths has h = f at every "
                  "length t >= 1 on the token box (exact integer linear algebra on monomial coefficients)",
-                 every_zero_risk_learner),
+                 every_zero_risk_learner, reading="proxy"),
         Relation("A = B", "identification", "(33)", A, B),
         Relation("A W = B V (A psi = B phi on [0,1]^{2n})", "identification", "(31) with C = 0",
                  A * W, B * V),
@@ -362,7 +370,8 @@ THEOREM = Theorem(
                  W, V),
         Relation("W = A^-1 B V (psi = A^-1 B phi, linear identification)", "identification", "(35)",
                  W, A.inv() * B * V),
-        Relation("control: W = Vswap (psi(a, b) = phi(b, a))", "control", "deliberately false", W, Vs),
+        Relation("control: W = Vswap (psi(a, b) = phi(b, a))", "control", "deliberately false", W, Vs,
+                 reading="proxy"),
         SymbolicStep("S1 sigma strictly increasing", "proof-step", "(25)",
                      "sigma' = sigma (1 - sigma) > 0 => sigma injective", sigmoid_monotone),
         SymbolicStep("S2 derivative w.r.t. a key token", "proof-step", "(26)",
@@ -372,9 +381,10 @@ THEOREM = Theorem(
                      "dg/db = 0 => g(a, b) = C(a)", constant_of_query_only),
         SymbolicStep("S4 two lengths i, i+1 give C = 0, A = B", "proof-step", "(32)-(33)",
                      "{i C + A x = B x, (i+1) C + A x = B x} => C = 0, A = B", two_lengths),
-        SymbolicStep("S4' lengths 1 and 2 suffice under ALL", "proof-step",
+        SymbolicStep("S4' lengths 1 and 2 suffice under ALL", "identification",
                      "(31)-(33) with i = 1 (derived here, not in the paper)",
-                     "{C + A x = B x, 2 C + A x = B x} => C = 0, A = B", lambda: two_lengths(1)),
+                     "{C + A x = B x, 2 C + A x = B x} => C = 0, A = B", lambda: two_lengths(1),
+                     reading="our reading"),
         SymbolicStep("S5 substitution at every length", "proof-step", "(34)-(36)",
                      "A = B, psi = phi => h = f at every symbolic length t", substitution_any_length),
         SymbolicStep("S6 no residual: i C = 0", "proof-step", "(35)",
@@ -382,7 +392,7 @@ THEOREM = Theorem(
         SymbolicStep("S7 attention as a pair sum", "proof-step", "(59)",
                      "sum_j theta(q_i^T k_j) v_j + x_i = sum_j phi(x_i, x_j) + x_i", attention_form),
         SymbolicStep("control: one length fixes C", "control", "deliberately false",
-                     "{i C + A x = B x} => C = 0", one_length_control),
+                     "{i C + A x = B x} => C = 0", one_length_control, reading="proxy"),
         SymbolicStep("(26)-(27) as printed: derivative w.r.t. x_i", "identification", "(26)-(27)",
                      "d/dx_i [A sum_k psi(x_i, x_k) + A x_i] = A d psi(x_i, x_j)/dx_j",
                      lambda: derivative_wrt_key(printed=True)),

@@ -22,12 +22,13 @@ R^2 and the paper's proof goes through.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import sympy as sp
 from sympy import Eq, Symbol
 
+from proofkit.evidence import Evidence, Method, fails, forall, holds, undecided
 from proofkit.families.readout import (
     SumReadout,
     exact_gap,
@@ -63,17 +64,48 @@ Generalizes = predicate("Generalizes", "every zero-risk learner has h = f at eve
                         "tokens in the token support (length and compositional generalization)")
 
 
+#: the corrected and remark claims decide polynomial a = omega^-1 o rho of degree <= D only (the parameter
+#: ``degree``): their names say so, and their domain names the value of D
+CORRECTED = "corrected T3: polynomial a = omega^-1 o rho of degree <= D, causal keys, T >= 3 (exact)"
+VECTOR = "corrected T3, vector pair maps k = 2: polynomial a: R^2 -> R^2 of degree <= D (exact)"
+REMARK_DIAG = "remark: diagonal j <= i, polynomial a of degree <= D (exact)"
+REMARK_DIAG_RES = "remark: diagonal j <= i and residual, polynomial a of degree <= D (exact)"
+REMARK_RES = "remark: residual without diagonal, polynomial a of degree <= D (exact)"
+EXT_POLY = ("extension of Theorem 1: deep sets omega(sum psi(x_j)), polynomial a of degree <= D, T >= 2 "
+            "(exact)")
+
+
 # ----------------------------------------------------------------------------- computed claims
-def _decide_search(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+#: proofkit.families.readout_search tries seven closed-form witness families (its EFFORT); a search that
+#: finds none has tried that many candidates
+FAMILY_COUNT = 7
+
+
+def _search_domain(p: Mapping[str, Any]) -> str:
+    """The parameters the witness search ran at (what an empty search covers)."""
+    return (f"the {FAMILY_COUNT} closed-form witness families at T = {p['T']}, supervision "
+            f"{p['supervision']}, pair map {p['pair_map']}, readout class {p['readout']}, support "
+            f"{p['support']}, truth {p['truth']}, keys {p['keys']}" + (", residual" if p["residual"] else ""))
+
+
+def _exact_witness(how: str) -> str:
+    """The search's description of a witness, without its method prefix (the engine words the proof)."""
+    return how.removeprefix("exact: ")
+
+
+def _decide_search(p: Mapping[str, Any]) -> Evidence:
+    """Evidence from the exact witness search: a witness (zero risk proved exactly on the whole training
+    support, an exact non-zero gap) refutes; an empty search is a search, never a proof."""
     out = search(p)
+    domain = _search_domain(p)
     if out.found:
-        return Verdict.REFUTED, out.witness["gap"], out.how
+        return fails(Method.EXACT, _exact_witness(out.how), domain=domain, residual=out.witness["gap"])
     proof = ""
     if p["pair_map"] == "logit" and p["supervision"] == "ALL" and p["T"] >= 3 and p["keys"] == "causal":
         proof = ("; and the paper's proof applies: phi = (1 + a) logit(b) makes [phi(x, y), phi(x, z)] "
                  "cover R^2, so a = omega^-1 o rho is additive on R^2 and continuous, hence linear "
                  "(steps S1-S6; the continuity step is not machine-checked)")
-    return Verdict.CONFIRMED, "no witness", out.how + proof
+    return holds(Method.SEARCH, domain, count=FAMILY_COUNT, residual="no witness", detail=out.how + proof)
 
 
 def with_(p: Mapping[str, Any], **kw: Any) -> dict[str, Any]:
@@ -82,48 +114,86 @@ def with_(p: Mapping[str, Any], **kw: Any) -> dict[str, Any]:
     return q
 
 
-def polynomial_claim(keys: str, residual: bool, min_T: int):
-    def run(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
-        L = supervised(p)
+def polynomial_claim(keys: str, residual: bool, min_T: int) -> Callable[[Mapping[str, Any]], Evidence]:
+    """Evidence for a corrected statement restricted to polynomial a = omega^-1 o rho of degree <= D
+    (the parameter ``degree``): the zero-risk identities at lengths 1..3 solved exactly for every such
+    a, then h = f checked exactly (symbolic tokens) at lengths 1..T + 5 for every solution."""
+    def run(p: Mapping[str, Any]) -> Evidence:
+        L, D = supervised(p), p["degree"]
         need = set(range(1, min_T + 1))
         if not need <= set(L):
-            return (Verdict.INCONCLUSIVE, "not applicable",
-                    f"the corrected statement needs labels at lengths {sorted(need)}; supervised {L}")
-        D = p["degree"]
-        k = polynomial_kernel(D, keys, residual, [t for t in L if t <= 3])
-        lengths = range(1, p["T"] + 6)
-        bad = [t for t in lengths if generalizes_at(k, keys, residual, t) != 0]
-        scope = (f"a = omega^-1 o rho any polynomial of degree <= {D}; {k.equations} coefficient "
-                 f"equations solved in rationals: a(s) = {k.general}")
-        if bad:
-            return (Verdict.REFUTED, f"lengths {bad}",
-                    f"exact: {scope}; the zero-risk learners differ from f at lengths {bad}")
-        return (Verdict.CERTIFIED, f"a(s) = {k.general}",
-                f"exact: {scope} (dimension {k.dimension}); every such learner has h = f exactly at lengths "
-                f"1..{p['T'] + 5} (the residual polynomial is 0) and, being affine, at every length "
-                "(sum of affine terms); proves the statement for polynomial a only -- for real-analytic "
-                "a, steps S8 plus the identity theorem")
+            return undecided("not applicable: the corrected statement needs labels at lengths "
+                             f"{sorted(need)}; supervised {L}", method=Method.EXACT,
+                             domain=f"polynomial a of degree <= {D}: nothing computed")
+        used = [t for t in L if t <= 3]
+        k = polynomial_kernel(D, keys, residual, used)
+        top = p["T"] + 5
+        domain = (f"every polynomial a = omega^-1 o rho of degree <= {D} with zero risk at lengths {used} "
+                  f"(the rational solutions of {k.equations} coefficient equations), lengths 1..{top}, "
+                  "symbolic tokens")
+
+        def exact_at(t: int) -> str | None:
+            gap = generalizes_at(k, keys, residual, t)
+            if gap == 0:
+                return None
+            return (f"length {t}: the zero-risk polynomials a(s) = {k.general} of degree <= {D} give a "
+                    f"learned minus true pre-activation {sp.sstr(gap)}")
+
+        return forall(range(1, top + 1), exact_at, method=Method.EXACT, domain=domain,
+                      residual=f"a(s) = {k.general}",
+                      detail=f"the zero-risk polynomials a of degree <= {D} are a(s) = {k.general} "
+                             f"(dimension {k.dimension}); every such learner has h = f exactly at lengths "
+                             f"1..{top} (the residual polynomial is 0) and, being affine, at every length "
+                             f"(sum of affine terms; argued, not computed). Covers polynomial a of degree "
+                             f"<= {D} only; for real-analytic a: step S8 plus the identity theorem")
     return run
 
 
-def vector_claim(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+def vector_claim(p: Mapping[str, Any]) -> Evidence:
     """Corrected statement for vector pair maps (k = 2): every polynomial a: R^2 -> R^2 of degree <= D
     with zero risk at lengths 1..3 is linear, a(s) = M s, and exact at lengths 1..T + 5."""
-    if not {1, 2, 3} <= set(supervised(p)):
-        return (Verdict.INCONCLUSIVE, "not applicable",
-                f"the corrected statement needs labels at lengths [1, 2, 3]; supervised {supervised(p)}")
     D = p["degree"]
+    if not {1, 2, 3} <= set(supervised(p)):
+        return undecided("not applicable: the corrected statement needs labels at lengths [1, 2, 3]; "
+                         f"supervised {supervised(p)}", method=Method.EXACT,
+                         domain=f"polynomial a: R^2 -> R^2 of degree <= {D}: nothing computed")
     k = vector_polynomial_kernel(D, 2)
-    bad = [t for t in range(1, p["T"] + 6) if vector_generalizes_at(k, t) != sp.zeros(2, 1)]
-    scope = (f"a: R^2 -> R^2, each component any polynomial of total degree <= {D} in (s1, s2); "
-             f"{k.equations} coefficient equations (a(0) = 0, Cauchy's equation in R^2 on an open set) "
-             f"solved in rationals: a(s) = {sp.sstr(list(k.general))}")
-    if bad:
-        return Verdict.REFUTED, f"lengths {bad}", f"exact: {scope}; learners differ from f at lengths {bad}"
-    return (Verdict.CERTIFIED, sp.sstr(list(k.general)),
-            f"exact: {scope} ({len(k.free)} free coefficients: a linear map M); every such learner has "
-            f"sum_j a(alpha_j) = a(sum_j alpha_j) exactly at lengths 1..{p['T'] + 5} and, being linear, at "
-            "every length; proves the k = 2 statement for polynomial a only")
+    top = p["T"] + 5
+    general = sp.sstr(list(k.general))
+    domain = (f"every a: R^2 -> R^2 with components polynomials of total degree <= {D} in (s1, s2), with "
+              f"a(0) = 0 and Cauchy's equation in R^2 on an open set (the rational solutions of "
+              f"{k.equations} coefficient equations), lengths 1..{top}, symbolic tokens")
+
+    def exact_at(t: int) -> str | None:
+        gap = vector_generalizes_at(k, t)
+        if gap == sp.zeros(2, 1):
+            return None
+        return (f"length {t}: the zero-risk maps a(s) = {general} give sum_j a(alpha_j) - a(sum_j alpha_j) "
+                f"= {sp.sstr(list(gap))}")
+
+    return forall(range(1, top + 1), exact_at, method=Method.EXACT, domain=domain, residual=general,
+                  detail=f"the zero-risk maps of degree <= {D} are a(s) = {general} ({len(k.free)} free "
+                         f"coefficients: a linear map M); every such learner has sum_j a(alpha_j) = "
+                         f"a(sum_j alpha_j) exactly at lengths 1..{top} and, being linear, at every length "
+                         f"(argued, not computed). Covers polynomial a of degree <= {D} only")
+
+
+def _deep_sets_hinge(p: Mapping[str, Any]) -> Evidence:
+    """Deep sets omega(sum_{j<=t} psi(x_j)), phi(x) = x on [0,1], rho = id: the hinge at s0 = T."""
+    L = supervised(p)
+    s0 = sp.Integer(max(L))
+    h = SumReadout(hinge(s0), lambda a, b: b, "set")
+    f = SumReadout(lambda s: s, lambda a, b: b, "set")
+    xs = [sp.Integer(1)] * (max(L) + 1)
+    gap, nonzero = exact_gap(h, f, xs)
+    domain = (f"the hinge learner omega(s) = s + max(s - {s0}, 0)^3, psi = phi = x, supervised lengths {L}, "
+              f"at length {len(xs)} with every token 1")
+    if not nonzero:
+        return undecided("the hinge learner gives no certified gap", method=Method.EXACT, domain=domain)
+    return fails(Method.EXACT,
+                 f"omega(s) = s + max(s - {s0}, 0)^3 (a C^2 diffeomorphism, S9), psi = phi = x: zero risk at "
+                 f"lengths {L} (every training sum is <= {s0}, where the hinge is 0); at length {len(xs)} "
+                 f"with every token 1: h - f = {sp.sstr(gap)}", domain=domain, residual=sp.sstr(gap))
 
 
 # ----------------------------------------------------------------------------- sympy steps
@@ -225,8 +295,9 @@ def control_square_additive():
 
 
 # ----------------------------------------------------------------------------- theorem
-def _variant(**kw: Any):
-    def run(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
+def _variant(**kw: Any) -> Callable[[Mapping[str, Any]], Evidence]:
+    """The witness search at these parameters with ``kw`` fixed (a variant of the theorem)."""
+    def run(p: Mapping[str, Any]) -> Evidence:
         return _decide_search(with_(p, **kw))
     return run
 
@@ -309,56 +380,66 @@ THEOREM = Theorem(
         Computed(CONCLUSION, "conclusion", "Theorem 3 (as printed, at these parameters)",
                  "every (omega, psi) of the class with zero risk at the supervised lengths has h = f at "
                  "length T + 1 (seven closed-form witness families, exact)", _decide_search),
-        Computed("corrected T3: polynomial a = omega^-1 o rho, causal keys, T >= 3 (exact)", "conclusion",
+        Computed(CORRECTED, "conclusion",
                  "Theorem 3 with A7 replaced by 'pair-sum support has interior' and omega^-1 o rho "
                  "polynomial (derived here, not in the paper)",
-                 "a(alpha) + a(beta) = a(alpha + beta) on an open set => a linear => h = f at every length",
-                 polynomial_claim("causal", False, 3)),
+                 "a = omega^-1 o rho a polynomial of degree <= D (the parameter degree): zero risk at "
+                 "lengths 1..3 gives a(alpha) + a(beta) = a(alpha + beta) on an open set => a linear => "
+                 "h = f at every length", polynomial_claim("causal", False, 3), reading="corrected"),
         Computed("T3 with A7 replaced by a compact pair support (phi = b), C^1 omega: generalizes",
                  "identification", "Theorem 3 as intended (A7 is unsatisfiable for continuous phi)",
-                 "every zero-risk learner generalizes when phi is bounded", _variant(pair_map="bounded",
-                                                                                       readout="C1")),
+                 "every zero-risk learner generalizes when phi is bounded",
+                 _variant(pair_map="bounded", readout="C1"), reading="our reading"),
         Computed("T3 compositional at fixed length: cut support (T = 4), phi = b, C^1 omega: generalizes",
-                 "identification", "Theorem 3 (compositional generalization, Definition 2)",
+                 "identification", "Theorem 3 (compositional generalization, Definition 2), A7 replaced by "
+                 "a compact pair support",
                  "every zero-risk learner has h = f at length 4 on the product of token marginals",
                  _variant(support="cut", T=4, pair_map="bounded", readout="C1", truth="pair",
-                          supervision="ALL", keys="causal", residual=False)),
+                          supervision="ALL", keys="causal", residual=False), reading="our reading"),
         Computed("T3 without the pair-support hypothesis (sorted sequences): generalizes",
-                 "identification", "Theorem 3, hypothesis supp(X_i, X_j) = [0,1]^{2n}",
+                 "identification", "Theorem 3, hypothesis supp(X_i, X_j) = [0,1]^{2n} dropped (the paper "
+                 "makes no claim without it)",
                  "every zero-risk learner generalizes on non-decreasing training sequences",
-                 _variant(support="sorted", truth="pair")),
+                 _variant(support="sorted", truth="pair"), reading="our reading"),
         Computed("T3 with any continuous omega (Assumption 4 dropped), logit map: generalizes",
-                 "identification", "Theorem 3, Assumption 4",
+                 "identification", "Theorem 3, Assumption 4 dropped",
                  "every zero-risk learner with a continuous (not necessarily injective) omega generalizes",
                  _variant(readout="continuous", pair_map="logit", support="cube", truth="pair",
-                          supervision="ALL", keys="causal", residual=False, T=3)),
-        Computed("corrected T3, vector pair maps k = 2: polynomial a: R^2 -> R^2 (exact)", "identification",
-                 "Theorem 3 with k > 1 (derived here, not in the paper)",
-                 "Cauchy's equation in R^2 forces a linear => h = f at every length", vector_claim),
+                          supervision="ALL", keys="causal", residual=False, T=3), reading="our reading"),
+        Computed(VECTOR, "identification", "Theorem 3 with k > 1 (derived here, not in the paper)",
+                 "a: R^2 -> R^2 with polynomial components of degree <= D (the parameter degree): Cauchy's "
+                 "equation in R^2 forces a linear => h = f at every length", vector_claim,
+                 reading="corrected"),
         Computed("T3 at T = 2 (ALL), analytic omega: generalizes", "identification",
-                 "Theorem 3, threshold T >= 3", "every zero-risk learner generalizes at T = 2",
-                 _variant(T=2, supervision="ALL", keys="causal", residual=False, readout="analytic")),
-        Computed("remark: diagonal j <= i, polynomial a (exact)", "identification",
+                 "Theorem 3 below its threshold T >= 3 (the paper makes no claim at T = 2)",
+                 "every zero-risk learner generalizes at T = 2",
+                 _variant(T=2, supervision="ALL", keys="causal", residual=False, readout="analytic"),
+                 reading="our reading"),
+        Computed(REMARK_DIAG, "identification",
                  "remark after the proof of Theorem 3 ('we believe the result continues to hold')",
-                 "with the phi(x_i, x_i) term, every zero-risk polynomial a is affine and generalizes",
-                 polynomial_claim("diagonal", False, 3)),
-        Computed("remark: diagonal j <= i and residual, polynomial a (exact)", "identification",
+                 "with the phi(x_i, x_i) term, every zero-risk polynomial a of degree <= D is affine and "
+                 "generalizes", polynomial_claim("diagonal", False, 3), reading="our reading"),
+        Computed(REMARK_DIAG_RES, "identification",
                  "remark after the proof of Theorem 3", "with phi(x_i, x_i) and + x_i, every zero-risk "
-                 "polynomial a is affine and generalizes", polynomial_claim("diagonal", True, 3)),
-        Computed("remark: residual without diagonal, polynomial a (exact)", "identification",
-                 "remark after the proof of Theorem 3", "with + x_i (j < i), length 1 forces a = id: exact "
-                 "identification", polynomial_claim("causal", True, 3)),
+                 "polynomial a of degree <= D is affine and generalizes",
+                 polynomial_claim("diagonal", True, 3), reading="our reading"),
+        Computed(REMARK_RES, "identification",
+                 "remark after the proof of Theorem 3", "with + x_i (j < i), length 1 forces a = id for "
+                 "polynomial a of degree <= D: exact identification", polynomial_claim("causal", True, 3),
+                 reading="our reading"),
         Computed("remark: diagonal j <= i, C^1 omega, bounded phi: generalizes", "identification",
-                 "remark after the proof of Theorem 3", "with the phi(x_i, x_i) term and a compact pair "
+                 "remark after the proof of Theorem 3 ('we believe the result continues to hold'), A7 "
+                 "replaced by a compact pair support", "with the phi(x_i, x_i) term and a compact pair "
                  "support every zero-risk learner generalizes",
-                 _variant(keys="diagonal", pair_map="bounded", readout="C1")),
-        Computed("extension of Theorem 1: deep sets omega(sum psi(x_j)), polynomial a, T >= 2 (exact)",
+                 _variant(keys="diagonal", pair_map="bounded", readout="C1"), reading="our reading"),
+        Computed(EXT_POLY,
                  "identification", "Sec. 2.2, 'the same proof technique extends Theorem 1'",
-                 "Cauchy at length 2 => a linear => generalization", polynomial_claim("set", False, 2)),
+                 "Cauchy at length 2 => a linear => generalization (polynomial a of degree <= D)",
+                 polynomial_claim("set", False, 2), reading="our reading"),
         Computed("extension of Theorem 1: deep sets, C^1 omega, bounded phi: generalizes", "identification",
                  "Sec. 2.2, 'the same proof technique extends Theorem 1'",
                  "every zero-risk deep-sets learner with a C^1 diffeomorphic readout generalizes",
-                 lambda p: _deep_sets_hinge(p)),
+                 _deep_sets_hinge, reading="our reading"),
         SymbolicStep("S1 a(0) = 0", "proof-step", "(40)", "a(0) + a(0) = a(0) => a(0) = 0", cauchy_zero),
         SymbolicStep("S2 a odd", "proof-step", "(40)", "a(alpha) + a(-alpha) = 0", cauchy_odd),
         SymbolicStep("S3 integer homogeneity", "proof-step", "after (40)", "a(p alpha) = p a(alpha)",
@@ -367,42 +448,46 @@ THEOREM = Theorem(
                      "a((p/q) alpha) = (p/q) a(alpha)", cauchy_rationals),
         SymbolicStep("S6 substitution at every length", "proof-step", "(41)",
                      "psi = A phi, omega(z) = rho(z/A) => omega(sum psi) = rho(sum phi)", substitution),
-        SymbolicStep("S7 sinh(asinh y + asinh z) closed form", "proof-step", "T = 2 counterexample "
+        SymbolicStep("S7 sinh(asinh y + asinh z) closed form", "identification", "T = 2 counterexample "
                      "(derived here)", "sinh(asinh y + asinh z) = y sqrt(1+z^2) + z sqrt(1+y^2)",
-                     sinh_closed_form),
+                     sinh_closed_form, reading="our reading"),
         SymbolicStep("S8 derivative of Cauchy's equation", "proof-step", "corrected statement (derived "
                      "here)", "a'(alpha) = a'(alpha + beta) = a'(beta) on the open set",
-                     derivative_of_cauchy),
-        SymbolicStep("S9 hinge readout is a diffeomorphism", "proof-step", "counterexample (derived here)",
-                     "omega'(s) = 1 + 3 max(s - s0, 0)^2", hinge_diffeo),
-        SymbolicStep("S11 the logit pair map is strictly increasing in the key", "proof-step",
+                     derivative_of_cauchy, reading="corrected"),
+        SymbolicStep("S9 hinge readout is a diffeomorphism", "identification",
+                     "counterexample (derived here)", "omega'(s) = 1 + 3 max(s - s0, 0)^2", hinge_diffeo,
+                     reading="our reading"),
+        SymbolicStep("S11 the logit pair map is strictly increasing in the key", "identification",
                      "Assumption 4 dropped (derived here)", "d/db (1 + a) log(b/(1-b)) = (1 + a)/(b (1 - b))",
-                     logit_key_increasing),
-        SymbolicStep("S10 A7 as printed holds for the logit pair map", "proof-step", "Assumption 7",
-                     "logit(sigma(alpha)) = alpha", a7_literal_holds_for_logit),
+                     logit_key_increasing, reading="our reading"),
+        SymbolicStep("S10 A7 as printed holds for the logit pair map", "identification", "Assumption 7 "
+                     "(derived here: the printed assumption is satisfiable)",
+                     "logit(sigma(alpha)) = alpha", a7_literal_holds_for_logit, reading="our reading"),
         SymbolicStep("multi-head: h depends on psi1 + psi2 only (generalization carries over)",
-                     "identification", "(42)", "psi1 = A phi1 + g, psi2 = A phi2 - g => h = f",
-                     multihead_generalizes),
-        SymbolicStep("multi-head: a zero-risk learner with psi1 != A phi1 exists", "identification", "(42)",
-                     "per-head linear identification is not forced", multihead_per_head_not_identified),
+                     "identification", "(42) and the prose around it",
+                     "psi1 = A phi1 + g, psi2 = A phi2 - g => h = f", multihead_generalizes,
+                     reading="our reading"),
+        SymbolicStep("multi-head: a zero-risk learner with psi1 != A phi1 exists", "identification",
+                     "(42) and the prose around it", "per-head linear identification is not forced",
+                     multihead_per_head_not_identified, reading="our reading"),
         SymbolicStep("control: a(s) = s^2 solves Cauchy's equation", "control", "deliberately false",
-                     "alpha^2 + beta^2 = (alpha + beta)^2", control_square_additive),
+                     "alpha^2 + beta^2 = (alpha + beta)^2", control_square_additive, reading="proxy"),
     ),
     expect={
         CONCLUSION: Verdict.CONFIRMED,
-        "corrected T3: polynomial a = omega^-1 o rho, causal keys, T >= 3 (exact)": Verdict.CERTIFIED,
+        CORRECTED: Verdict.CERTIFIED,
         "T3 with A7 replaced by a compact pair support (phi = b), C^1 omega: generalizes": Verdict.REFUTED,
         "T3 compositional at fixed length: cut support (T = 4), phi = b, C^1 omega: generalizes":
             Verdict.REFUTED,
         "T3 without the pair-support hypothesis (sorted sequences): generalizes": Verdict.REFUTED,
         "T3 with any continuous omega (Assumption 4 dropped), logit map: generalizes": Verdict.CONFIRMED,
-        "corrected T3, vector pair maps k = 2: polynomial a: R^2 -> R^2 (exact)": Verdict.CERTIFIED,
+        VECTOR: Verdict.CERTIFIED,
         "T3 at T = 2 (ALL), analytic omega: generalizes": Verdict.REFUTED,
-        "remark: diagonal j <= i, polynomial a (exact)": Verdict.CERTIFIED,
-        "remark: diagonal j <= i and residual, polynomial a (exact)": Verdict.CERTIFIED,
-        "remark: residual without diagonal, polynomial a (exact)": Verdict.CERTIFIED,
+        REMARK_DIAG: Verdict.CERTIFIED,
+        REMARK_DIAG_RES: Verdict.CERTIFIED,
+        REMARK_RES: Verdict.CERTIFIED,
         "remark: diagonal j <= i, C^1 omega, bounded phi: generalizes": Verdict.REFUTED,
-        "extension of Theorem 1: deep sets omega(sum psi(x_j)), polynomial a, T >= 2 (exact)":
+        EXT_POLY:
             Verdict.CERTIFIED,
         "extension of Theorem 1: deep sets, C^1 omega, bounded phi: generalizes": Verdict.REFUTED,
         "S1 a(0) = 0": Verdict.CERTIFIED,
@@ -426,19 +511,3 @@ THEOREM = Theorem(
           "on S8 and the identity theorem. Assumption 7 as printed (support R^{2k}) cannot hold for any "
           "phi continuous on [0,1]^{2n}; the proof needs the shared query x_3, not x_1.",
 )
-
-
-def _deep_sets_hinge(p: Mapping[str, Any]) -> tuple[Verdict, str, str]:
-    """Deep sets omega(sum_{j<=t} psi(x_j)), phi(x) = x on [0,1], rho = id: the hinge at s0 = T."""
-    L = supervised(p)
-    s0 = sp.Integer(max(L))
-    h = SumReadout(hinge(s0), lambda a, b: b, "set")
-    f = SumReadout(lambda s: s, lambda a, b: b, "set")
-    xs = [sp.Integer(1)] * (max(L) + 1)
-    gap, nonzero = exact_gap(h, f, xs)
-    if not nonzero:
-        return Verdict.INCONCLUSIVE, "no gap", "the hinge learner gives no certified gap"
-    return (Verdict.REFUTED, sp.sstr(gap),
-            f"exact: omega(s) = s + max(s - {s0}, 0)^3 (a C^2 diffeomorphism, S9), psi = phi = x: zero "
-            f"risk at lengths {L} (every training sum is <= {s0}, where the hinge is 0); at length "
-            f"{len(xs)} with every token 1: h - f = {sp.sstr(gap)}")

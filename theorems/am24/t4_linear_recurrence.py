@@ -244,23 +244,24 @@ THEOREM = Theorem(
         Relation("Lam~ = C Lam C^-1", "identification", "proof of Thm 4, after (44)",
                  Lt, C * L * C.inv()),
         Relation("A~ = A C^-1", "identification", "C := A~^-1 A", At, A * C.inv()),
-        Relation("h~_t = C h_t", "identification", "main text after Thm 4", ht, C * h, over="states"),
+        Relation("h~_t = C h_t", "identification", "main text after Thm 4 ('bear a linear relationship')",
+                 ht, C * h, over="states", reading="our reading"),
         Relation("Markov A~ Lam~^j B~ = A Lam^j B", "identification", "(44)-(45)",
                  At * Lt**j * Bt, A * L**j * B, over="powers"),
         Relation("control: Lam~ = Lam (wrong group: identity)", "control", "deliberately false",
-                 Lt, L),
+                 Lt, L, reading="proxy"),
         SymbolicStep("S3 solve first two equalities of (44)", "proof-step", "(44)",
                      "{AB = A~B~, A Lam B = A~ Lam~ B~} => B~ = CB, Lam~ = C Lam C^-1",
-                     solve_first_two),
+                     solve_first_two, reading="corrected"),
         SymbolicStep("S4 Markov parameters under the relations", "proof-step", "(45)",
                      "A~ Lam~^j B~ = A Lam^j B, j = 0..2, for generic 2x2 matrices",
-                     markov_under_relations),
-        SymbolicStep("S5 induction h~_t = C h_t", "proof-step", "main text",
-                     "h~_{t-1} = C h_{t-1} => h~_t = C h_t", induction_step),
+                     markov_under_relations, reading="corrected"),
+        SymbolicStep("S5 induction h~_t = C h_t", "identification", "main text",
+                     "h~_{t-1} = C h_{t-1} => h~_t = C h_t", induction_step, reading="our reading"),
         SymbolicStep("S3-printed: B~ = B C satisfies A B = A~ B~", "identification",
                      "proof of Thm 4, after (44)", "A~ (B C) - A B = 0 with C = A~^-1 A",
                      printed_input_relation),
-        SymbolicStep("T* tight at k~ = n + 1", "proof-step",
+        SymbolicStep("T* tight at k~ = n + 1", "identification",
                      "tightness of T* = k~ - n + 2 (derived here, not in the paper)",
                      "k~ = n + 1: Lam~ = [[Lam + E0, v], [0, 0]], B~ = [B; w], A~ = [A, 0], "
                      "E0 = -v w B^-1 give D_j = A Lam^j B - A~ Lam~^j B~ = 0 for j = 0, 1 and "
@@ -268,15 +269,15 @@ THEOREM = Theorem(
                      "D_2 = (A v)(w B^-1 Lam B) is non-zero for invertible A, Lam, B and non-zero v, w, "
                      "so training on lengths <= 2 "
                      "does not identify a learner of dimension n + 1 (T* = 3)",
-                     tightness_one_extra_mode),
-        SymbolicStep("T* tight at k~ = n + 2", "proof-step",
+                     tightness_one_extra_mode, reading="our reading"),
+        SymbolicStep("T* tight at k~ = n + 2", "identification",
                      "tightness of T* = k~ - n + 2 (derived here, not in the paper)",
                      "k~ = n + 2 (nilpotent chain): Lam~ = [[Lam + E, v, 0], [0, 0, 1], [0, 0, 0]], "
                      "B~ = [B; w1; w2], A~ = [A, 0, 0], E = -v w1 B^-1, w2 = w1 B^-1 Lam B give D_j = 0 "
                      "for j = 0, 1, 2 and D_3 = A v w1 B^-1 Lam^2 B (generic 2x2 A, Lam, B, symbolic v, w1); "
                      "D_3 = (A v)(w1 B^-1 Lam^2 B) is non-zero for invertible A, Lam, B and non-zero v, w1, "
                      "so training on lengths <= 3 does not identify a learner of dimension n + 2 (T* = 4)",
-                     tightness_two_extra_modes),
+                     tightness_two_extra_modes, reading="our reading"),
     ),
     expect={
         "length generalization": Verdict.CERTIFIED,

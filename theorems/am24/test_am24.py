@@ -94,7 +94,7 @@ def test_t4_overparametrized_below_threshold_is_refuted(kt):
 def test_t4_overparametrized_check_reduces_stray_modes_and_certifies_all_lengths():
     r = checked("AM24.T4", {"learned_dim": 3, "T": 3})
     length = next(c for c in r.claims if c.name == "length generalization")
-    assert length.verdict == Verdict.CERTIFIED and "every length t >= 1" in length.statement
+    assert length.verdict == Verdict.CERTIFIED and "every length t >= 1" in length.scope.domain
     assert "uncontrollable" in r.diagnostics["reduction"] or "unobservable" in r.diagnostics["reduction"]
     assert r.verdict == Verdict.INCONCLUSIVE and r.flags  # A5.square violated: the theorem does not apply
 
@@ -204,3 +204,50 @@ def test_t4_biased_certificates_pin_the_bias_exactly():
     assert certify_exact(p, learned, X)[0]
     wrong = learned[:-1] + ["-0.19"]  # equal Markov parameters, a different bias: no zero-risk learner
     assert not certify_exact(p, wrong, X)[0]
+
+
+# ----------------------------------------------------------------------------- errata or readings
+#: at the defaults, the refuted claims that state exactly what the paper prints (errata); every other
+#: refuted non-control claim is a reading of proofkit's (issue 22)
+ERRATA = {
+    "AM24.T1": set(),
+    "AM24.T2": {"(26)-(27) as printed: derivative w.r.t. x_i", "(36) as printed: residual omitted"},
+    "AM24.T3": set(),
+    "AM24.T4": {"B~ = B C (as printed)", "S3-printed: B~ = B C satisfies A B = A~ B~"},
+    "AM24.T5": {"(51) as printed: prod u_i", "degree p as printed", "(53) as printed: Pi Lam Pi^T",
+                "(56) as printed: A h_j = A~ h_j", "(58) as printed: x_k"},
+    "AM24.L1": set(),
+    "AM24.EX1": {"Theorems 2 and 3's pair support supp(X_i, X_j) = [0,1]^2 holds on D"},
+}
+
+
+@pytest.mark.parametrize("tid", sorted(ERRATA))
+def test_refuted_claims_are_errata_or_readings(tid):
+    r = checked(tid)
+    assert not r.errors
+    assert {c.name for c in r.claims if c.erratum} == ERRATA[tid]
+    for c in r.claims:
+        if c.role == "control":
+            assert c.scope.reading == "proxy" and not c.erratum, c.name
+        elif c.verdict == Verdict.REFUTED and c.name not in ERRATA[tid]:
+            assert c.scope.reading != "as printed", c.name  # a reading refuted, never an erratum
+
+
+@pytest.mark.parametrize("tid", sorted(ERRATA))
+def test_no_claim_returns_a_legacy_tuple(tid):
+    """Every Computed claim returns evidence: the engine decides, no scope says 'the theorem file's own'."""
+    for c in checked(tid).claims:
+        assert "theorem file's own verdict" not in c.scope.evidence, c.name
+
+
+@pytest.mark.parametrize("tid,verdict,bounded_by", [
+    ("AM24.T1", Verdict.CERTIFIED, None), ("AM24.T4", Verdict.CERTIFIED, None),
+    ("AM24.T2", Verdict.CONFIRMED, "every zero-risk learner generalizes (exact)"),
+    ("AM24.L1", Verdict.CONFIRMED, "S1 gradient transfers to the boundary of the unit disc")])
+def test_theorem_verdict_only_certified_through_printed_or_corrected_claims(tid, verdict, bounded_by):
+    """Side derivations (variants, tightness constructions, counterexample facts) are identification
+    claims and do not enter the theorem verdict; a conclusion or proof step read as a proxy bounds it."""
+    r = checked(tid)
+    assert r.verdict == verdict and r.as_expected(), (r.verdict, r.flags)
+    capped = [f for f in r.flags if "bounded by claims" in f]
+    assert (bounded_by in capped[0]) if bounded_by else not capped, capped

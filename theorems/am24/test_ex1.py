@@ -78,3 +78,19 @@ def test_theorem1_on_the_ball_support():
     r = checked("AM24.T1", {"support": "ball", "n": 1, "m": 1, "learned_dim": 1, "family": "hinge"})
     assert r.claim("compositional generalization").verdict == Verdict.CONFIRMED
     assert r.claim("length generalization").verdict == Verdict.CONFIRMED
+
+
+def test_minimum_T_decides_on_nonempty_domains_and_readings():
+    """At the smallest T (2) every certified claim covers a non-empty domain by a rigorous method; the pair
+    support hypothesis is refuted as printed (an erratum of the example's sentence), Theorem 2's
+    conclusion on D is proofkit's reading of that sentence (refuted, no erratum)."""
+    r = checked(TID, {"T": 2})
+    assert r.verdict == Verdict.REFUTED and not r.errors
+    for c in r.claims:
+        if c.verdict == Verdict.CERTIFIED:
+            assert c.scope.domain and c.scope.count != 0, c.name
+            assert c.scope.evidence in ("exact arithmetic", "exact identity (CAS)"), c.name
+    assert r.claim(PAIR).erratum and r.claim(PAIR).scope.reading == "as printed"
+    t2 = r.claim(T2_FAILS)
+    assert t2.verdict == Verdict.REFUTED and not t2.erratum and t2.scope.reading == "our reading"
+    assert "certified counterexample" in t2.how and "(0, 1)" in t2.scope.domain

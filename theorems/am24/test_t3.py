@@ -18,14 +18,15 @@ from proofkit.families.readout import (
     vector_generalizes_at,
     vector_polynomial_kernel,
 )
-from proofkit.families.readout_search import max_preactivation
+from proofkit.families.readout_search import EFFORT, max_preactivation
 from proofkit.replay import replay
 from proofkit.testing import checked, falsified
 from proofkit.verdict import Verdict
 
 TID = "AM24.T3"
 SEARCH = "every zero-risk learner generalizes (exact witness search)"
-CORRECTED = "corrected T3: polynomial a = omega^-1 o rho, causal keys, T >= 3 (exact)"
+CORRECTED = "corrected T3: polynomial a = omega^-1 o rho of degree <= D, causal keys, T >= 3 (exact)"
+VECTOR = "corrected T3, vector pair maps k = 2: polynomial a: R^2 -> R^2 of degree <= D (exact)"
 
 
 @pytest.mark.parametrize("name", list(registry.get(TID).expect))
@@ -132,7 +133,7 @@ def test_vector_tokens_k2_linear():
     s1, s2 = k.s
     assert len(k.free) == 4 and all(sp.Poly(e, s1, s2).total_degree() == 1 for e in k.general)
     assert all(vector_generalizes_at(k, t) == sp.zeros(2, 1) for t in range(1, 7))
-    c = checked(TID).claim("corrected T3, vector pair maps k = 2: polynomial a: R^2 -> R^2 (exact)")
+    c = checked(TID).claim(VECTOR)
     assert c.verdict == Verdict.CERTIFIED
 
 
@@ -149,3 +150,42 @@ def test_replay_witness():
     f = falsified(TID, ["ALL"])
     out = thm.falsifier.replay(f.record["witness"])
     assert out.found and out.witness == f.record["witness"]
+
+
+@pytest.mark.parametrize("degree", [1, 5])
+def test_polynomial_claims_name_their_degree_bound(degree):
+    """The corrected and remark claims cover polynomial a of degree <= D only: the scope's domain and the
+    how-text name the value of D (issue 22: at degree = 1 it once said 'proves the statement for
+    polynomial a' after examining affine a)."""
+    r = checked(TID, {"degree": degree})
+    thm = registry.get(TID)
+    poly = [c.name for c in thm.claims if "of degree <= D" in c.name]
+    assert len(poly) == 6
+    for name in poly:
+        c = r.claim(name)
+        assert c.verdict == Verdict.CERTIFIED, (name, c.how)
+        assert f"degree <= {degree}" in c.scope.domain and f"degree <= {degree}" in c.how, (name, c.scope)
+        assert c.scope.evidence == "exact arithmetic" and c.scope.count == 8
+        assert "proves the statement" not in c.how
+
+
+@pytest.mark.parametrize("T", [1, 2])
+def test_polynomial_claims_below_their_lengths_decide_nothing(T):
+    """At the minimum T the corrected statement's lengths 1..3 are not supervised: nothing is computed,
+    so nothing is certified (inconclusive, not an empty certificate)."""
+    r = checked(TID, {"T": T})
+    assert r.claim(CORRECTED).verdict == Verdict.INCONCLUSIVE
+    assert r.claim(VECTOR).verdict == Verdict.INCONCLUSIVE
+    assert not r.errors
+
+
+def test_only_supervision_decides_no_polynomial_claim():
+    r = checked(TID, {"supervision": "ONLY"})
+    assert r.claim(CORRECTED).verdict == Verdict.INCONCLUSIVE and "not applicable" in r.claim(CORRECTED).how
+
+
+def test_empty_search_is_a_search_not_a_proof():
+    """No witness at the defaults: confirmed by a search over the seven families, never certified."""
+    c = checked(TID).claim(SEARCH)
+    assert c.verdict == Verdict.CONFIRMED and c.scope.evidence == "search" and c.scope.count == 7
+    assert EFFORT.startswith(f"{c.scope.count} closed-form witness families")  # the families tried

@@ -9,6 +9,9 @@ directions averaged over coordinates, states pooled over positions 1..20. Everyt
 experiment (verdict at most confirmed). proofkit's side is its own mpmath fit of AM24.T4 at 60 digits.
 """
 
+from collections.abc import Callable, Mapping
+from typing import Any
+
 import mpmath as mp
 import numpy as np
 import sympy as sp
@@ -16,6 +19,7 @@ import sympy as sp
 from proofkit import paperstyle as ps
 from proofkit import registry
 from proofkit.backend import MP
+from proofkit.evidence import Evidence, Method, fails, holds, undecided
 from proofkit.fit import fit
 from proofkit.params import Param, ParamSpace
 from proofkit.problem import build_problem
@@ -46,36 +50,53 @@ def _cfg(p, dtype):
             f"seed {p['seed']}")
 
 
-def mse_claim(dtype, bound):
-    def run(p):
+def mse_claim(dtype: type, bound: float) -> Callable[[Mapping[str, Any]], Evidence]:
+    """Floating-point evidence: the trained model's test MSE per length against ``bound``."""
+    def run(p: Mapping[str, Any]) -> Evidence:
         r, mse, _, _ = trained(p, dtype)
         worst = max(mse.values())
-        how = (f"experiment ({_cfg(p, dtype)}): final train loss {np.mean(r.losses[-50:]):.3g}; test MSE per "
-               f"length (256 seqs each): " + ", ".join(f"t={t}: {v:.3g}" for t, v in mse.items())
-               + f"; max {worst:.3g} vs {bound:g}")
-        return (Verdict.CONFIRMED if worst <= bound else Verdict.REFUTED), f"{worst:.3g}", how
+        domain = (f"the AdamW-trained model ({_cfg(p, dtype)}), 256 test sequences at each length t in "
+                  f"{LENGTHS}")
+        detail = (f"experiment: final train loss {np.mean(r.losses[-50:]):.3g}; test MSE per length: "
+                  + ", ".join(f"t={t}: {v:.3g}" for t, v in mse.items()) + f"; max {worst:.3g} vs {bound:g}")
+        if worst <= bound:
+            return holds(Method.FLOAT, domain, count=256 * len(mse), residual=f"{worst:.3g}", detail=detail)
+        t_bad = max(mse, key=mse.get)
+        return fails(Method.FLOAT, f"length {t_bad}: test MSE {worst:.3g} > {bound:g}", domain=domain,
+                     residual=f"{worst:.3g}", detail=detail)
     return run
 
 
-def r2_claim(p):
-    out, ok = [], True
+def r2_claim(p: Mapping[str, Any]) -> Evidence:
+    """Floating-point evidence: R^2 between learned and true states, both directions, both precisions."""
+    out, low = [], []
     for dtype in (np.float32, np.float64):
         _, _, a, b = trained(p, dtype)
-        ok &= min(a, b) >= 0.96
+        if min(a, b) < 0.96:
+            low.append(f"{dtype.__name__}: R^2 {min(a, b):.10f} < 0.96")
         out.append(f"{dtype.__name__}: learned->true {a:.10f}, true->learned {b:.10f}")
-    how = (f"experiment (AdamW as above, {p['steps']} steps): R^2 with intercept of the states over 200 seqs "
-           f"x 20 positions, mean over coordinates: " + "; ".join(out) + " (paper band 0.96-0.99)")
-    return (Verdict.CONFIRMED if ok else Verdict.REFUTED), out[-1], how
+    domain = (f"the float32 and float64 AdamW runs ({p['steps']} steps, T = {p['T']}, seed {p['seed']}), "
+              "states of 200 sequences x 20 positions, both directions")
+    detail = ("experiment: R^2 with intercept of the states, mean over coordinates: " + "; ".join(out)
+              + " (paper band 0.96-0.99)")
+    if low:
+        return fails(Method.FLOAT, "; ".join(low), domain=domain, residual=out[-1], detail=detail)
+    return holds(Method.FLOAT, domain, count=4, residual=out[-1], detail=detail)
 
 
-def proofkit_side(p, bound="1e-80"):
+def proofkit_side(p: Mapping[str, Any], bound: str = "1e-80") -> Evidence:
+    """Sampled evidence at 60 digits: proofkit's own AM24.T4 fit, its test MSE per length against
+    ``bound``."""
     thm = registry.get("AM24.T4")
     params = thm.params.resolve({"T": 2})
+    domain = ("proofkit's AM24.T4 fit (T = 2, mpmath 60 digits), 16 seeded test sequences at each length t "
+              f"in {LENGTHS}")
     with mp.workdps(60):
         prob = build_problem(thm, params, seed=0, dps=60)
         res = fit(prob, dps=60, seed=0)
         if not res.converged:
-            return Verdict.INCONCLUSIVE, None, f"proofkit fit did not converge: {res.reason}"
+            return undecided(f"proofkit fit did not converge: {res.reason}", method=Method.SAMPLED,
+                             domain=domain)
         rng = np.random.default_rng(p["seed"] + 7)
         mse = {}
         for t in LENGTHS:
@@ -85,12 +106,14 @@ def proofkit_side(p, bound="1e-80"):
             d = [1 / (1 + mp.exp(-a)) - 1 / (1 + mp.exp(-b)) for a, b in zip(zh.ravel(), zf.ravel())]
             mse[t] = mp.fsum(x * x for x in d) / len(d)
         worst = max(mse.values())
-    ok = worst <= mp.mpf(bound)
-    how = (f"proofkit's AM24.T4 fit (T = 2, mpmath 60 digits, LM): training residual "
-           f"{mp.nstr(res.residual, 3)}; test MSE of sigmoid outputs per length (16 seqs each, 60 digits): "
-           + ", ".join(f"t={t}: {mp.nstr(v, 3)}" for t, v in mse.items()) + f"; max vs {bound} "
-           "(sampled; AM24.T4 certifies the all-length bound)")
-    return (Verdict.CONFIRMED if ok else Verdict.REFUTED), mp.nstr(worst, 3), how
+        detail = (f"training residual {mp.nstr(res.residual, 3)}; test MSE of sigmoid outputs per length: "
+                  + ", ".join(f"t={t}: {mp.nstr(v, 3)}" for t, v in mse.items()) + f"; max vs {bound} "
+                  "(sampled; AM24.T4 certifies the all-length bound)")
+        if worst <= mp.mpf(bound):
+            return holds(Method.SAMPLED, domain, count=16 * len(mse), residual=mp.nstr(worst, 3),
+                         detail=detail)
+        return fails(Method.SAMPLED, f"test MSE {mp.nstr(worst, 3)} > {bound}", domain=domain,
+                     residual=mp.nstr(worst, 3), detail=detail)
 
 
 # the statement's own objects: the length t, the trained model's test MSE and R^2 (an experiment)
@@ -123,19 +146,19 @@ THEOREM = Theorem(
     claims=(
         Computed("experiment: float64 AdamW test MSE <= 1e-4 at lengths 1..100", "conclusion",
                  "summary: test loss ~1e-4..1e-7 up to length 100", "MSE_t <= 1e-4, t in 1,2,5,10,20,50,100",
-                 mse_claim(np.float64, 1e-4), predicate=_mse_at_most(f64, 1e-4)),
+                 mse_claim(np.float64, 1e-4), predicate=_mse_at_most(f64, 1e-4), reading="experiment"),
         Computed("experiment: float32 AdamW test MSE <= 1e-4 at lengths 1..100", "conclusion",
                  "summary: test loss ~1e-4..1e-7 up to length 100", "MSE_t <= 1e-4, t in 1,2,5,10,20,50,100",
-                 mse_claim(np.float32, 1e-4), predicate=_mse_at_most(f32, 1e-4)),
+                 mse_claim(np.float32, 1e-4), predicate=_mse_at_most(f32, 1e-4), reading="experiment"),
         Computed("experiment: R^2 learned vs true states >= 0.96", "conclusion",
                  "summary: R^2 ~ 0.96-0.99", "R^2 (both directions, float32 and float64) >= 0.96", r2_claim,
-                 predicate=sp.Ge(r2(f64), sp.Float(0.96, 2))),
+                 predicate=sp.Ge(r2(f64), sp.Float(0.96, 2)), reading="experiment"),
         Computed("proofkit exact fit: test MSE <= 1e-80 at lengths 1..100", "conclusion",
                  "proofkit AM24.T4 (for comparison)", "MSE_t <= 1e-80 at 60 digits", proofkit_side,
-                 predicate=_mse_at_most(sp.Symbol("proofkit"), 1e-80)),
+                 predicate=_mse_at_most(sp.Symbol("proofkit"), 1e-80), reading="experiment"),
         Computed("control: float32 AdamW reaches proofkit's precision (MSE <= 1e-40)", "control",
                  "deliberately false", "MSE_t <= 1e-40", mse_claim(np.float32, 1e-40),
-                 predicate=_mse_at_most(f32, 1e-40)),
+                 predicate=_mse_at_most(f32, 1e-40), reading="proxy"),
     ),
     expect={
         "experiment: float64 AdamW test MSE <= 1e-4 at lengths 1..100": Verdict.CONFIRMED,

@@ -169,3 +169,49 @@ def test_paperstyle_full_run_floors():
         if c.name.startswith("experiment"):
             assert c.verdict == Verdict.CONFIRMED, c.how
     print("\n".join(c.how for c in r.claims))
+
+
+# ----------------------------------------------------------------------------- evidence, readings, minima
+def test_readings_no_erratum_from_a_summary_reading_or_proxy():
+    """Nothing in AM24v2 is the paper's printed statement except C4's (undecidable) claim: C3's claims are
+    proofkit's reading of 'sum/mean pooling', C4's and C5's computations are proxies, E1 is an experiment;
+    so no refuted claim here is an erratum."""
+    for tid in IDS:
+        r = checked(tid)
+        assert not r.errors and not any(c.erratum for c in r.claims), tid
+    assert {c.scope.reading for c in checked("AM24v2.E1").claims if c.role != "control"} == {"experiment"}
+    run = next(c for c in checked("AM24v2.C4").claims if c.name.startswith("proxy: running sum"))
+    assert run.scope.reading == "proxy" and run.scope.evidence == "exact arithmetic"
+
+
+def test_c4_minimum_parameters_cover_cases():
+    """At L = 1, T = 2 the contractive proxy certifies over its 9 sequences (no empty domain) and the
+    running-sum proxy is still refuted exactly."""
+    r = checked("AM24v2.C4", {"L": 1, "T": 2})
+    con = next(c for c in r.claims if c.name.startswith("proxy: contractive"))
+    assert con.verdict == Verdict.CERTIFIED and con.scope.count == 9 and "lengths 1..1" in con.scope.domain
+    run = next(c for c in r.claims if c.name.startswith("proxy: running sum"))
+    assert run.verdict == Verdict.REFUTED and "length 3" in run.how
+
+
+def test_c5_minimum_parameters_float_evidence_counts():
+    """At the smallest sample count and training length the float64 checks still count what they looked
+    at (10 parameter samples, one training length) and stay 'confirmed (floating point, not proven)'."""
+    r = checked("AM24v2.C5", {"T_max": 1, "samples": 10})
+    cover = next(c for c in r.claims if c.name.startswith("eta-net of parameters is an (L eta)"))
+    erm = next(c for c in r.claims if c.name.startswith("ERM"))
+    for c, n in ((cover, 10), (erm, 1)):
+        assert c.verdict == Verdict.CONFIRMED and c.scope.count == n, (c.name, c.scope)
+        assert c.scope.evidence == "floating point" and "not proven" in c.how
+
+
+def test_e1_one_step_is_refuted_not_confirmed():
+    """One AdamW step trains nothing: the experiment claims are refuted (uncertified, floating point), while
+    proofkit's own 60-digit fit stays confirmed at its 112 sampled sequences."""
+    r = checked("AM24v2.E1", {"steps": 1})
+    for c in r.claims:
+        if c.name.startswith("experiment"):
+            assert c.verdict == Verdict.REFUTED and "uncertified counterexample (floating point)" in c.how
+    pk = next(c for c in r.claims if c.name.startswith("proofkit exact fit"))
+    assert pk.verdict == Verdict.CONFIRMED and pk.scope.count == 112
+    assert pk.scope.evidence == "sampled at high precision"
