@@ -61,8 +61,31 @@ def gt(a: Any, b: Any) -> bool:
 
 
 def text(x: Any, digits: int = 6) -> str:
-    """An interval as '[lo, hi]' with ``digits`` significant digits (outward)."""
+    """An interval as '[lo, hi]' with ``digits`` significant digits, each end rounded to nearest (a
+    display: the printed ends may lie just inside the interval; :func:`bracket` rounds outward)."""
     return f"[{mp.nstr(mp.mpf(x.a), digits)}, {mp.nstr(mp.mpf(x.b), digits)}]"
+
+
+def round_decimal(x: Fraction, digits: int, up: bool) -> str:
+    """``x`` >= 0 to ``digits`` significant digits, rounded down (or up) exactly."""
+    if x == 0:
+        return "0"
+    e = len(str(x.numerator)) - len(str(x.denominator))  # floor(log10 x) or one above it
+    while Fraction(10) ** e > x:
+        e -= 1
+    places = digits - 1 - e
+    scaled = x * Fraction(10) ** places
+    q = -(-scaled.numerator // scaled.denominator) if up else scaled.numerator // scaled.denominator
+    if places <= 0:
+        return str(q * 10 ** -places)
+    q_text = str(q).rjust(places + 1, "0")
+    return (q_text[:-places] + "." + q_text[-places:]).rstrip("0").rstrip(".")
+
+
+def bracket(lo: Fraction, hi: Fraction, digits: int = 4) -> str:
+    """'[lo, hi]' for 0 <= lo <= hi with ``digits`` significant digits rounded outward (lo down, hi up),
+    so the printed bracket contains the exact one (a threshold proven inside [lo, hi] is inside it)."""
+    return f"[{round_decimal(Fraction(lo), digits, False)}, {round_decimal(Fraction(hi), digits, True)}]"
 
 
 def E_of(k: int, e_close: Fraction) -> Fraction:
@@ -369,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for N in range(1, args.min_v + 1):
         lo, hi, sc = min_abs_v(N, list(dyck.dyck_words(N)), Fraction(N * N, 1000))
         ratio = float(hi) / (2 * N * N)
-        print(f"N = {N}: smallest |v| in [{float(lo):.6g}, {float(hi):.6g}] = {ratio:.4f} x 2N^2"
+        print(f"N = {N}: smallest |v| in {bracket(lo, hi, 6)} = {ratio:.4f} x 2N^2"
               + (f"; fails at the lower end at {sc.all.where()}" if lo else "; holds at v = 0"))
     return 0
 

@@ -13,9 +13,11 @@ from math import comb
 
 import sympy as sp
 
+from proofkit.evidence import Evidence, Method, fails, holds, undecided
 from proofkit.params import Param, ParamSpace
 from proofkit.posembed import dp, dyck
 from proofkit.posembed.model import Head
+from proofkit.posembed.sweep import Fail, Undecided, over
 from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
 from proofkit.verdict import Verdict
 
@@ -27,48 +29,64 @@ Memorizes = predicate(
 DYCK_E = [[1], [-1]]
 
 
-def l51_bound(p):
+def _le(value, bound, fail: str, residual: str = ""):
+    """A case of :func:`over` from two intervals: None if value <= bound is proven, :class:`Fail` if
+    value > bound is proven, else :class:`Undecided`."""
+    if dp.le(value, bound):
+        return None
+    if dp.gt(value, bound):
+        return Fail(fail, residual)
+    return Undecided(f"{fail}: the intervals overlap, neither side proven")
+
+
+def l51_bound(p) -> Evidence:
     """P(s_:r -> s) = prod_{r'=r}^{n-1} [1 + (t-1) e^{-v gamma/r'}]^-1, failure accumulated directly, at
     v gamma = k n log(nt), k in {1, 2, 4} (at k = 1 the bound nt e^{-v gamma/n} is exactly 1: vacuous)."""
     rows = []
+
+    def case(ntk):
+        n, t, k = ntk
+        vg = k * n * dp.iv.log(dp.iv.mpf(n * t))
+        f = dp.iv.mpf(0)
+        for rr in range(n - 1, 0, -1):
+            e = (t - 1) * dp.iv.exp(-vg / rr)
+            f = e / (1 + e) + f / (1 + e)
+        bound = n * t * dp.iv.exp(-vg / n)
+        if t == 2 and k == 2:
+            rows.append(f"n={n}: {dp.text(f, 3)} vs {dp.text(bound, 3)}")
+        return _le(f, bound, f"n = {n}, t = {t}, k = {k}: failure {dp.text(f)} > {dp.text(bound)}",
+                   f"{n},{t},{k}")
+
     with dp.ivdps(60):
-        for n in range(2, p["n_max"] + 1):
-            for t in (2, 3, 5, 10):
-                for k in (1, 2, 4):
-                    vg = k * n * dp.iv.log(dp.iv.mpf(n * t))
-                    f = dp.iv.mpf(0)
-                    for rr in range(n - 1, 0, -1):
-                        e = (t - 1) * dp.iv.exp(-vg / rr)
-                        f = e / (1 + e) + f / (1 + e)
-                    bound = n * t * dp.iv.exp(-vg / n)
-                    if not dp.le(f, bound):
-                        return Verdict.REFUTED, f"{n},{t},{k}", f"n = {n}, t = {t}, k = {k}: {dp.text(f)}"
-                    if t == 2 and k == 2:
-                        rows.append(f"n={n}: {dp.text(f, 3)} vs {dp.text(bound, 3)}")
-    return (
-        Verdict.CERTIFIED,
-        "0",
-        (
-            f"n = 2..{p['n_max']}, t in {{2, 3, 5, 10}}, every r < n, v gamma = k n log(nt), "
-            "k in {1, 2, 4} "
-            "(these points only; exact product in intervals; t = 2, k = 2 shown): " + "; ".join(rows)
-        ),
-    )
+        return over(((n, t, k) for n in range(2, p["n_max"] + 1) for t in (2, 3, 5, 10) for k in (1, 2, 4)),
+                    case, method=Method.INTERVAL,
+                    domain=(f"n = 2..{p['n_max']}, t in {{2, 3, 5, 10}}, every prefix r < n, at the points "
+                            "v gamma = k n log(nt), k in {1, 2, 4}"),
+                    detail=lambda c: ("exact product in intervals (t = 2, k = 2 shown): " + "; ".join(rows)))
 
 
-def l51_logits(p):
+def l51_logits(p) -> Evidence:
     """eq. (6) = eq. (4) with E = I_t: logits_r = (v gamma / r) delta_{s_{r+1}} for every s, r < n."""
-    count, g, v = 0, Fraction(3, 7), Fraction(5)
-    for t in (2, 3):
-        eye = [[int(i == j) for j in range(t)] for i in range(t)]
-        for n in range(2, 5):
-            for s in itertools.product(range(t), repeat=n):
-                h = Head.closed_form(eye, s, g, v)
-                for r in range(1, n):
-                    count += 1
-                    if list(h.logits(s[:r])) != [v * g / r * (k == s[r]) for k in range(t)]:
-                        return Verdict.REFUTED, str(s), f"s = {s}, r = {r}: {h.logits(s[:r])}"
-    return Verdict.CERTIFIED, "0", f"every s in [t]^n, t in {{2, 3}}, n = 2..4, r < n ({count} logits, exact)"
+    g, v = Fraction(3, 7), Fraction(5)
+
+    def cases():
+        for t in (2, 3):
+            eye = [[int(i == j) for j in range(t)] for i in range(t)]
+            for n in range(2, 5):
+                for s in itertools.product(range(t), repeat=n):
+                    h = Head.closed_form(eye, s, g, v)
+                    yield from ((t, s, h, r) for r in range(1, n))
+
+    def case(c):
+        t, s, h, r = c
+        if list(h.logits(s[:r])) != [v * g / r * (k == s[r]) for k in range(t)]:
+            return Fail(f"s = {s}, r = {r}: {h.logits(s[:r])}", str(s))
+        return None
+
+    return over(cases(), case, method=Method.ENUMERATION,
+                domain="every s in [t]^n, t in {2, 3}, n = 2..4, every r < n, at gamma = 3/7, v = 5 (logit "
+                       "rows)",
+                detail="exact rational logits")
 
 
 def l51_step():
@@ -84,20 +102,26 @@ def l52_identity():
     )
 
 
-def l52_logits(p):
+def l52_logits(p) -> Evidence:
     """For E = [1, -1]^T the head's logits are [X, -X] on every context (exact)."""
-    count = 0
-    for N in range(1, 5):
-        for s in dyck.dyck_words(N):
-            h = Head.closed_form(DYCK_E, s, Fraction(-1, 2), -7)
-            for z in itertools.chain.from_iterable(
-                itertools.product((0, 1), repeat=r) for r in range(1, 2 * N)
-            ):
-                count += 1
-                a, b = h.logits(z)
-                if a != -b:
-                    return Verdict.REFUTED, str(a + b), f"s = {dyck.show(s)}, z = {dyck.show(z)}"
-    return Verdict.CERTIFIED, "0", f"every s in D_2N, N <= 4, every context ({count}), exact"
+    def cases():
+        for N in range(1, 5):
+            for s in dyck.dyck_words(N):
+                h = Head.closed_form(DYCK_E, s, Fraction(-1, 2), -7)
+                yield from ((s, h, z) for z in itertools.chain.from_iterable(
+                    itertools.product((0, 1), repeat=r) for r in range(1, 2 * N)))
+
+    def case(c):
+        s, h, z = c
+        a, b = h.logits(z)
+        if a == -b:
+            return None
+        return Fail(f"s = {dyck.show(s)}, z = {dyck.show(z)}: logits {a}, {b}", str(a + b))
+
+    return over(cases(), case, method=Method.ENUMERATION,
+                domain=("every s in D_2N, N = 1..4, every context z in {(, )}^r, r = 1..2N-1, at gamma = "
+                        "-1/2, v = -7"),
+                detail="exact rational logits")
 
 
 def _nope(N, v, a=None):
@@ -105,78 +129,69 @@ def _nope(N, v, a=None):
     return dp.table(N, dp.nope_log_odds(a, v))
 
 
-def c53_bound(p):
+def c53_bound(p) -> Evidence:
     """Claim 5.3 at v = -2N^2(2N+1) and at twice that: the exact DP (no s: the state (r, h) is the whole
     context's content), every completable state."""
     rows = []
+
+    def case(Nk):
+        N, k = Nk
+        tab = _nope(N, Fraction(-2 * k * N * N * (2 * N + 1)))
+        worst = max((tab[r][h] for r, h in dyck.prefix_states(N)), key=lambda x: x.b)
+        if k == 1:
+            rows.append(f"N={N}: {dp.text(worst, 3)}")
+        return _le(worst, dp.paper_bound(N), f"N = {N}, k = {k}: failure {dp.text(worst)} > 2N e^-N", str(N))
+
     with dp.ivdps(60):
-        for N in range(1, p["N_top"] + 1):
-            for k in (1, 2):
-                tab = _nope(N, Fraction(-2 * k * N * N * (2 * N + 1)))
-                worst = max((tab[r][h] for r, h in dyck.prefix_states(N)), key=lambda x: x.b)
-                if not dp.le(worst, dp.paper_bound(N)):
-                    return Verdict.REFUTED, str(N), f"N = {N}, k = {k}: failure {dp.text(worst)}"
-                if k == 1:
-                    rows.append(f"N={N}: {dp.text(worst, 3)}")
-    return (
-        Verdict.CERTIFIED,
-        "0",
-        (
-            f"N = 1..{p['N_top']}, every prefix state, at v = -2N^2(2N+1) and twice "
-            "that (not every v), E = [2N/(2N+1), -1]: worst failure " + "; ".join(rows)
-        ),
-    )
+        return over(((N, k) for N in range(1, p["N_top"] + 1) for k in (1, 2)), case, method=Method.INTERVAL,
+                    domain=(f"N = 1..{p['N_top']}, every prefix state, at v = -2N^2(2N+1) and twice that "
+                            "(not every v), E = [2N/(2N+1), -1]"),
+                    detail=lambda c: "worst failure " + "; ".join(rows))
 
 
-def c53_strict(p):
-    """'if Delta_r = 0 then sum E < -1/(2N+1)': at the prefix () the sum is a - 1 = -1/(2N+1)."""
+def c53_strict(p) -> Evidence:
+    """'if Delta_r = 0 then sum E < -1/(2N+1)': at the balanced prefix () the sum is a - 1 = -1/(2N+1)."""
     N = p["N_top"]
     a = Fraction(2 * N, 2 * N + 1)
     total = a - 1
-    v = Verdict.REFUTED if not total < Fraction(-1, 2 * N + 1) else Verdict.CERTIFIED
-    return (
-        v,
-        str(total + Fraction(1, 2 * N + 1)),
-        f"N = {N}, prefix (): sum E = {total} = -1/(2N+1), not < (exact)",
-    )
+    domain = f"N = {N}, the balanced prefix () (Delta_2 = 0)"
+    res = str(total + Fraction(1, 2 * N + 1))
+    if not total < Fraction(-1, 2 * N + 1):
+        return fails(Method.EXACT, f"sum E = {total} = -1/(2N+1), not < -1/(2N+1) (exact)", domain=domain,
+                     count=1, residual=res)
+    return holds(Method.EXACT, domain, count=1, residual=res, detail=f"sum E = {total} < -1/(2N+1) (exact)")
 
 
-def c53_direction(p):
-    """As printed: 1 - exp(v/[r(2N+1)]) <= 1 - exp(-N) for v < -2N^2(2N+1)."""
+def c53_direction(p) -> Evidence:
+    """As printed: 1 - exp(v/[r(2N+1)]) <= 1 - exp(-N) for v < -2N^2(2N+1); tried at one point."""
     N, r = 3, 1
     v = Fraction(-2 * N * N * (2 * N + 1) - 1)
+    domain = f"N = {N}, r = {r}, v = {v} (one point of the range)"
     with dp.ivdps(60):
         lhs = 1 - dp.iv.exp(dp.ball(v / (r * (2 * N + 1))))
         rhs = 1 - dp.iv.exp(dp.iv.mpf(-N))
         if dp.gt(lhs, rhs):
-            return (
-                Verdict.REFUTED,
-                dp.text(lhs - rhs),
-                (
-                    f"N = {N}, r = {r}, v = {v}: 1 - e^(v/(r(2N+1))) = "
-                    f"{dp.text(lhs)} > 1 - e^-N = {dp.text(rhs)}; '>=' holds "
-                    "(v/(r(2N+1)) < -2N^2/r < -N for r <= 2N - 1)"
-                ),
-            )
-    return Verdict.CERTIFIED, "0", "holds"
+            return fails(Method.INTERVAL, f"1 - e^(v/(r(2N+1))) = {dp.text(lhs)} > 1 - e^-N = {dp.text(rhs)}",
+                         domain=domain, count=1, residual=dp.text(lhs - rhs),
+                         detail="'>=' holds (v/(r(2N+1)) < -2N^2/r < -N for r <= 2N - 1)")
+        if dp.le(lhs, rhs):
+            return holds(Method.SEARCH, domain, count=1, detail="no counterexample at the one point tried")
+    return undecided("the intervals overlap", method=Method.INTERVAL, domain=domain)
 
 
-def c53_no_asymmetry(p):
+def c53_no_asymmetry(p) -> Evidence:
     """Drop the 1/(2N+1): a = 1 makes X = 0 at every balanced context (a fair coin)."""
     N = 4
+    v = Fraction(-2 * N * N * (2 * N + 1))
     with dp.ivdps(60):
-        tab = _nope(N, Fraction(-2 * N * N * (2 * N + 1)), Fraction(1))
-        worst = max((tab[r][h] for r, h in dyck.prefix_states(N)), key=lambda x: x.b)
-        if dp.gt(worst, dp.paper_bound(N)):
-            return (
-                Verdict.REFUTED,
-                dp.text(worst),
-                (
-                    f"E = [1, -1], no B, N = {N}, v = -2N^2(2N+1): worst failure "
-                    f"{dp.text(worst)} > 2N e^-N = {dp.text(dp.paper_bound(N))}"
-                ),
-            )
-    return Verdict.CERTIFIED, "0", "holds"
+        tab = _nope(N, v, Fraction(1))
+        bound = dp.paper_bound(N)
+        return over(dyck.prefix_states(N), lambda rh: _le(tab[rh[0]][rh[1]], bound, (
+            f"E = [1, -1], no B, N = {N}, v = -2N^2(2N+1), prefix state (r, h) = {rh}: failure "
+            f"{dp.text(tab[rh[0]][rh[1]])} > 2N e^-N = {dp.text(bound)}"), dp.text(tab[rh[0]][rh[1]])),
+            method=Method.INTERVAL,
+            domain=f"E = [1, -1], no positional embedding, N = {N}, v = {v}: every prefix state",
+            detail="every prefix state below 2N e^-N (intervals)")
 
 
 def mu_derivation():
@@ -198,181 +213,244 @@ def _mu(r, g):
     return (1 + (r - 1) * g) / (r * g)
 
 
-def mu_contraction(p):
-    """gamma = -1/2: mu_r = 1 - 3/r <= 1 - 3/n, but contraction needs |mu_r| < 1."""
+#: the mu_r claims run over every r <= n <= MU_N (exact rationals)
+MU_N = 40
+
+
+def _r_le_n():
+    return ((r, n) for n in range(1, MU_N + 1) for r in range(1, n + 1))
+
+
+def mu_upper(p) -> Evidence:
+    """As printed: gamma = -1/2 gives mu_r = 1 - 3/r <= 1 - 3/n < 1 for every r <= n."""
     g = Fraction(-1, 2)
-    vals = {r: _mu(r, g) for r in range(1, 6)}
-    bad = [r for r, m in vals.items() if abs(m) >= 1]
-    upper = all(_mu(r, g) <= 1 - Fraction(3, n) for n in range(1, 30) for r in range(1, n + 1))
-    how = (
-        f"mu_1..mu_5 = {', '.join(map(str, vals.values()))} (exact); mu_r <= 1 - 3/n for r <= n <= 29: "
-        f"{upper}; |mu_r| >= 1 at r = {bad}"
-    )
-    return (Verdict.REFUTED, str(vals[1]), how) if bad else (Verdict.CERTIFIED, "0", how)
+
+    def case(rn):
+        r, n = rn
+        m = _mu(r, g)
+        return None if m <= 1 - Fraction(3, n) < 1 else Fail(f"r = {r}, n = {n}: mu_r = {m}", str(m))
+
+    return over(_r_le_n(), case, method=Method.ENUMERATION, domain=f"every r <= n, n = 1..{MU_N} (exact)",
+                detail=f"mu_r = 1 - 3/r <= 1 - 3/n < 1; mu_1..mu_5 = "
+                       f"{', '.join(str(_mu(r, g)) for r in range(1, 6))}")
 
 
-def mu_divergence(p):
-    """gamma = 1/2: mu_r = 1 + 1/r, prod_{r<m} mu_r = m, so c_m = m c_1: with c_r in {0, +-2} the
-    hypothesis forces c_1 = 0 (z = s); the divergence it describes cannot occur for tokens."""
+def mu_contraction(p) -> Evidence:
+    """Read 'contractive' as |mu_r| < 1 at every step r: false at r = 1 (mu_1 = -2), though mu_r <= 1 - 3/n
+    holds and mu_3 = 0 makes c_r = 0 from r = 4 on."""
+    g = Fraction(-1, 2)
+
+    def case(r):
+        m = _mu(r, g)
+        return None if abs(m) < 1 else Fail(f"|mu_{r}| = |{m}| >= 1 (exact): |c_{r + 1}| = {abs(m)} |c_{r}|",
+                                            str(m))
+
+    return over(range(1, MU_N + 1), case, method=Method.EXACT, domain=f"every step r = 1..{MU_N} (exact)",
+                context=f"mu_3 = {_mu(3, g)}, so c_r = 0 from r = 4 on: the differences vanish after one "
+                        "expanding step")
+
+
+def mu_divergence(p) -> Evidence:
+    """As printed: gamma = 1/2 gives mu_r = 1 + 1/r >= 1 + 1/n > 1 for r <= n, and prod_{r<m} mu_r = m, so
+    c_m = m c_1 grows without bound (c_1 != 0), under the Sec. 3.2 hypothesis."""
     g = Fraction(1, 2)
-    prod, r = Fraction(1), 1
-    while abs(prod * 2) <= 2:
-        prod *= _mu(r, g)
-        r += 1
-    ok = all(_mu(k, g) >= 1 + Fraction(1, 20) for k in range(1, 21))
-    return (
-        Verdict.REFUTED,
-        str(prod * 2),
-        (
-            f"mu_r >= 1 + 1/n for r <= n = 20: {ok}; c_1 = 2 gives c_{r} = "
-            f"{prod * 2} at r = {r}, outside {{0, +-2}} (exact)"
-        ),
-    )
+
+    def cases():
+        prod = Fraction(1)
+        for n in range(1, MU_N + 1):
+            yield ("mu", n, prod)
+            prod *= _mu(n, g)  # prod_{r <= n} mu_r = n + 1
+
+    def case(c):
+        _, n, prod = c
+        low = [r for r in range(1, n + 1) if not _mu(r, g) >= 1 + Fraction(1, n)]
+        if low:
+            return Fail(f"n = {n}, r = {low[0]}: mu_r = {_mu(low[0], g)} < 1 + 1/n", str(low[0]))
+        return None if prod == n else Fail(f"prod_(r < {n}) mu_r = {prod} != {n}", str(prod))
+
+    return over(cases(), case, method=Method.ENUMERATION,
+                domain=f"every r <= n and every product prod_(r < m) mu_r, n, m = 1..{MU_N} (exact)",
+                detail="mu_r = 1 + 1/r >= 1 + 1/n > 1 and prod_(r < m) mu_r = m (telescoping (r + 1)/r), so "
+                       "c_m = m c_1 diverges for c_1 != 0")
 
 
-def mu_hypothesis(p):
+def mu_tokens(p) -> Evidence:
+    """Read the divergence as one of token pairs: with E = [1, -1], c_r = E_(s_r) - E_(z_r) is in {0, +-2}.
+    Under c_(r+1) = mu_r c_r (gamma = 1/2), c_1 = 0 forces c = 0 (z = s), so a pair z != s starts at
+    c_1 = +-2; every such start leaves {0, +-2} (c_2 = 2 c_1): no token pair z != s obeys the hypothesis."""
+    g = Fraction(1, 2)
+
+    def escape(c1):
+        c = Fraction(c1)
+        for r in range(1, MU_N):
+            c *= _mu(r, g)
+            if c not in (0, 2, -2):
+                return f"c_1 = {c1} gives c_{r + 1} = {c}"
+        return None
+
+    out = {c1: escape(c1) for c1 in (2, -2)}
+    domain = f"c_1 in {{2, -2}} (every start with z_1 != s_1), r = 1..{MU_N}, gamma = 1/2 (exact)"
+    if all(out.values()):
+        return fails(Method.ENUMERATION, "; ".join(out.values()) + ", outside the token differences "
+                     "{0, +-2}; c_1 = 0 gives c = 0 (z = s): the hypothesis admits no token pair z != s",
+                     domain=domain,
+                     count=2, residual=str(_mu(1, g) * 2))
+    c1 = next(c for c, e in out.items() if e is None)
+    return holds(Method.ENUMERATION, domain, count=2, detail=f"c_1 = {c1} stays in {{0, +-2}}")
+
+
+def mu_hypothesis(p) -> Evidence:
     """The hypothesis (v/r) 1_r (E_s + B) = v gamma E_{s_{r+1}} against eq. (4) on the model: the pooled
     sum is gamma E_{s_{r+1}}, so the hypothesis holds at r = 1 only."""
     s = dyck.parse("(()())")
     h = Head.closed_form(DYCK_E, s, Fraction(-1, 2), 1)
-    for r in range(1, len(s)):
+
+    def case(r):
         lhs, rhs = h.pooled(s[:r])[0] / r, Fraction(-1, 2) * h.E[s[r]][0]
-        if lhs != rhs:
-            return (
-                Verdict.REFUTED,
-                str(lhs - rhs),
-                (
-                    f"s = (()()), r = {r}: (1/r) sum = {lhs}, gamma E_s_r+1 = "
-                    f"{rhs} (exact); eq. (4) gives sum = gamma E, the "
-                    "hypothesis needs r gamma E"
-                ),
-            )
-    return Verdict.CERTIFIED, "0", "holds"
+        if lhs == rhs:
+            return None
+        return Fail(f"s = (()()), r = {r}: (1/r) sum = {lhs}, gamma E_s_r+1 = {rhs} (exact); eq. (4) gives "
+                    "sum = gamma E, the hypothesis needs r gamma E", str(lhs - rhs))
+
+    return over(range(1, len(s)), case, method=Method.EXACT,
+                domain="s = (()()), gamma = -1/2, v = 1, E = [1, -1]: every context length r = 1..5",
+                detail="the hypothesis holds on the model at every r")
 
 
-def catalan_values(p):
+def catalan_values(p) -> Evidence:
+    """C_N = binom(2N, N)/(N + 1) = binom(2N, N) - binom(2N, N + 1), N = 1..16 (enumeration of D_2N for
+    N <= 10), and 'C_16 ~ 3.5e7' read as C_16 rounded to two significant digits."""
     enum = [sum(1 for _ in dyck.dyck_words(N)) for N in range(1, 11)]
     vals = [dyck.catalan(N) for N in range(1, 17)]
-    ok = (
-        enum == vals[:10]
-        and vals[15] == 35357670
-        and all(vals[N - 1] == comb(2 * N, N) - comb(2 * N, N + 1) for N in range(1, 17))
-    )
-    return (
-        Verdict.CERTIFIED if ok else Verdict.REFUTED,
-        "0",
-        f"C_1..C_16 = {vals} (binom(2N,N)/(N+1) = binom(2N,N) - binom(2N,N+1); enumeration for N <= 10); "
-        "C_16 = 35357670 ~ 3.5e7 as printed",
-    )
+    domain = "C_1..C_16 (enumeration of D_2N for N <= 10, both closed forms for N <= 16) and C_16's rounding"
+    bad = [N for N in range(1, 17) if vals[N - 1] != comb(2 * N, N) - comb(2 * N, N + 1)
+           or comb(2 * N, N) % (N + 1) or vals[N - 1] != comb(2 * N, N) // (N + 1)]
+    if enum != vals[:10] or bad:
+        return fails(Method.EXACT, "the closed forms or the enumeration disagree "
+                     f"(N = {bad or 'enumerated'})", domain=domain, count=17)
+    if round(vals[15], -6) != 35 * 10**6:
+        return fails(Method.EXACT, f"C_16 = {vals[15]} does not round to 3.5e7", domain=domain, count=17)
+    return holds(Method.EXACT, domain, count=17,
+                 detail=f"C_1..C_16 = {vals} (binom(2N,N)/(N+1) = binom(2N,N) - binom(2N,N+1); enumeration "
+                        f"for N <= 10); C_16 = {vals[15]} rounds to 3.5e7")
 
 
-def _ratio(N):
-    return dp.mp.mpf(dyck.catalan(N)) / (dp.mp.mpf(4) ** N / dp.mp.sqrt(dp.mp.pi) / dp.mp.mpf(N) ** 1.5)
+def _ratio_iv(N):
+    """C_N / (4^N pi^-1/2 N^-3/2) as an interval."""
+    n = dp.iv.mpf(N)
+    return dp.iv.mpf(dyck.catalan(N)) * dp.iv.sqrt(dp.iv.pi) * n * dp.iv.sqrt(n) / dp.iv.mpf(4) ** N
 
 
-def catalan_asymptotic_16(p):
+def catalan_asymptotic_16(p) -> Evidence:
     """Read '~' as within 1% at N = 16 (Part D 47)."""
-    with dp.mp.workdps(30):
-        r16 = _ratio(16)
-        return (
-            Verdict.REFUTED if abs(r16 - 1) > 0.01 else Verdict.CONFIRMED,
-            dp.mp.nstr(r16, 8),
-            f"C_16 / (4^16 pi^-1/2 16^-3/2) = {dp.mp.nstr(r16, 8)} (30 digits): "
-            f"{dp.mp.nstr((1 - r16) * 100, 3)}% "
-            "below; the ratio -> 1 only as N -> oo (1 - 9/(8N) + ...)",
-        )
+    with dp.ivdps(60):
+        r16 = _ratio_iv(16)
+        text = f"C_16 / (4^16 pi^-1/2 16^-3/2) = {dp.text(r16, 8)}"
+        domain = "N = 16 (the paper's size), the ratio C_16 / (4^16 pi^-1/2 16^-3/2) in intervals"
+        dev = abs(1 - r16)
+        if dp.gt(dev, dp.iv.mpf("0.01")):
+            return fails(Method.INTERVAL, f"{text}: {dp.text(dev * 100, 3)}% below 1, not within 1%",
+                         domain=domain, count=1, residual=dp.text(r16, 8),
+                         detail="the ratio -> 1 only as N -> oo (1 - 9/(8N) + ...)")
+        if dp.le(dev, dp.iv.mpf("0.01")):
+            return holds(Method.INTERVAL, domain, count=1, residual=dp.text(r16, 8), detail=text)
+    return undecided(f"{text}: the deviation overlaps 1%", method=Method.INTERVAL, domain=domain)
 
 
-def catalan_ratio_to_one(p):
-    with dp.mp.workdps(30):
-        rs = [_ratio(N) for N in (1, 5, 10, 16, 50, 1000)]
-    ok = all(a < b < 1 for a, b in zip(rs, rs[1:]))
-    return (
-        Verdict.CONFIRMED if ok else Verdict.REFUTED,
-        dp.mp.nstr(1 - rs[-1], 3),
-        "ratio at N = 1, 5, 10, 16, 50, 1000: "
-        + ", ".join(dp.mp.nstr(x, 6) for x in rs)
-        + " (increasing, < 1)",
-    )
+def catalan_ratio_to_one(p) -> Evidence:
+    """The ratio C_N / (4^N pi^-1/2 N^-3/2) increases towards 1: sampled at six N (intervals at each; the
+    monotone limit itself is not proven by samples)."""
+    Ns = (1, 5, 10, 16, 50, 1000)
+    with dp.ivdps(60):
+        rs = [_ratio_iv(N) for N in Ns]
+        shown = ", ".join(dp.text(x, 6) for x in rs)
+        pairs = list(zip(Ns, rs, rs[1:] + [dp.iv.mpf(1)]))
+        return over(pairs, lambda c: _le(c[1], c[2], f"the ratio at N = {c[0]} is not below the next value "
+                                                      f"(or 1): {shown}", str(c[0])),
+                    method=Method.SAMPLED, fail_method=Method.INTERVAL,
+                    domain=f"N in {{{', '.join(map(str, Ns))}}} (increasing and < 1 there)", residual=shown,
+                    detail=f"ratio at N = {', '.join(map(str, Ns))}: {shown} (increasing, < 1)")
 
 
-def mask_literal(p):
+def mask_literal(p) -> Evidence:
     """M_ij = 0 if i <= j, -inf if i > j, row i = query: row r keeps j >= r; the proof needs r^-1 1_r^T."""
     n = 3
     keep = [[j >= i for j in range(1, n + 1)] for i in range(1, n + 1)]
     rows = [[Fraction(int(k), sum(row)) for k in row] for row in keep]
     want = [[Fraction(1, i) if j <= i else Fraction(0) for j in range(1, n + 1)] for i in range(1, n + 1)]
     transposed = [[Fraction(int(j <= i), i) for j in range(1, n + 1)] for i in range(1, n + 1)]
-    assert transposed == want
-    return (
-        Verdict.REFUTED if rows != want else Verdict.CERTIFIED,
-        str(rows[0][1]),
-        f"Q = 0, n = {n}: literal mask rows {[[str(x) for x in r] for r in rows]} vs r^-1 1_r "
-        f"{[[str(x) for x in r] for r in want]}; the transpose (-inf for j > i) gives r^-1 1_r exactly",
-    )
+    show = (f"literal mask rows {[[str(x) for x in r] for r in rows]} vs r^-1 1_r "
+            f"{[[str(x) for x in r] for r in want]}; the transpose (-inf for j > i) gives r^-1 1_r "
+            f"{'exactly' if transposed == want else 'not either'}")
+    return over(range(n), lambda i: None if rows[i] == want[i] else Fail(f"row {i + 1}: {show}",
+                                                                          str(rows[0][1])),
+                method=Method.EXACT, domain=f"Q = 0, n = {n}: rows r = 1..{n} of att", detail=show)
 
 
-def loss_r0(p):
+def loss_r0(p) -> Evidence:
     """Eq. (2) with r = 0 (empty context, as in the proof of Thm 3.1) predicted uniformly (log 2) on top of
-    r = 1..2N-1: the loss bound 8N^2 e^-N then fails for every v once 8N^2 e^-N < log 2."""
+    r = 1..2N-1: the loss bound 8N^2 e^-N then fails for every v once 8N^2 e^-N < log 2. This decides only
+    where the r = 0 term alone exceeds the bound."""
+    domain = f"N = 1..{p['N_top']}, every v (the r = 0 term alone, log 2)"
     with dp.ivdps(60):
         for N in range(1, p["N_top"] + 1):
             b = 8 * N * N * dp.iv.exp(dp.iv.mpf(-N))
             if dp.gt(dp.iv.log(2), b):
-                return (
-                    Verdict.REFUTED,
-                    str(N),
-                    (
-                        f"N = {N}: the r = 0 term alone is log 2 > 8N^2 e^-N = "
-                        f"{dp.text(b)}; with uniform attention over no token the "
-                        "r = 0 logits are 0/0. Thm 4.1's bound holds for r = 1..2N-1 "
-                        "(R24.T41); the r = n term has no target s_{n+1}"
-                    ),
-                )
-    return Verdict.CERTIFIED, "0", "holds"
+                return fails(Method.INTERVAL, (
+                    f"N = {N}: the r = 0 term alone is log 2 > 8N^2 e^-N = {dp.text(b)}; with uniform "
+                    "attention over no token the r = 0 logits are 0/0"), domain=domain, residual=str(N),
+                    detail="Thm 4.1's bound holds for r = 1..2N-1 (R24.T41); the r = n term has no target "
+                           "s_{n+1}")
+    return undecided(f"log 2 <= 8N^2 e^-N for every N = 1..{p['N_top']}: the r = 0 term alone does not "
+                     "exceed the bound there, and the rest of the loss is not examined",
+                     method=Method.INTERVAL,
+                     domain=domain)
 
 
-def B_last_unused(p):
+def B_last_unused(p) -> Evidence:
     """B_2N (built from E_{s_{2N+1}} := 0) enters only contexts of length 2N, never used: every logit at
     r <= 2N - 1 is the same whatever B_2N is; the count 2N + 3 includes it."""
+    def cases():
+        for N in range(1, 5):
+            for s in dyck.dyck_words(N):
+                h = Head.closed_form(DYCK_E, s, Fraction(-1, 2), -3)
+                h2 = Head(h.E, (*h.B[:-1], (Fraction(123),)), h.v)
+                yield from ((N, h, h2, z) for z in itertools.chain.from_iterable(
+                    itertools.product((0, 1), repeat=r) for r in range(1, 2 * N)))
+
+    counts = {N: Head.closed_form(DYCK_E, next(iter(dyck.dyck_words(N))), Fraction(-1, 2), -3).weight_count
+              for N in range(1, 5)}
+    domain = "every s in D_2N, N = 1..4, every context of length r <= 2N - 1, B_2N replaced by 123"
+    if any(c != 2 * N + 3 for N, c in counts.items()):
+        return undecided(f"the model's weight count is {counts}, not 2N + 3", method=Method.ENUMERATION,
+                         domain=domain)
     n_ctx = 0
-    for N in range(1, 5):
-        for s in dyck.dyck_words(N):
-            h = Head.closed_form(DYCK_E, s, Fraction(-1, 2), -3)
-            h2 = Head(h.E, (*h.B[:-1], (Fraction(123),)), h.v)
-            assert h.weight_count == 2 * N + 3
-            for z in itertools.chain.from_iterable(
-                itertools.product((0, 1), repeat=r) for r in range(1, 2 * N)
-            ):
-                n_ctx += 1
-                if h.logits(z) != h2.logits(z):
-                    return Verdict.CERTIFIED, "0", f"B_2N used at {dyck.show(z)}"
-    return (
-        Verdict.REFUTED,
-        "1",
-        (
-            f"weight count 2N + 3 = E (2) + B (2N) + v (1) (model.py); changing B_2N leaves "
-            f"all {n_ctx} logits at r <= 2N - 1 unchanged, N <= 4 (exact): 2N + 2 weights act"
-        ),
-    )
+    for N, h, h2, z in cases():
+        n_ctx += 1
+        if h.logits(z) != h2.logits(z):
+            return undecided(f"B_2N acts at {dyck.show(z)} (N = {N}); the other weights were not examined",
+                             method=Method.ENUMERATION, domain=domain)
+    return fails(Method.ENUMERATION, (
+        f"B_2N: changing it leaves all {n_ctx} logits at r <= 2N - 1 unchanged (exact): 2N + 2 of the 2N + 3 "
+        "weights act"), domain=domain, count=n_ctx, residual="1",
+        detail="weight count 2N + 3 = E (2) + B (2N) + v (1) (model.py)")
 
 
-def global_optimizer(p):
+def global_optimizer(p) -> Evidence:
     """L > 0 at finite parameters (every softmax entry < 1 with t = 2 finite logits) and L -> 0 along the
     closed form (sum_r log(1 + e^{-2x/r}) -> 0 as x = v gamma -> oo): the infimum 0 is not attained."""
     Lx = sum(sp.log(1 + sp.exp(-2 * x_ / r)) for r in range(1, 4))  # N = 2
     lim = sp.limit(Lx, x_, sp.oo)
-    pos = all(sp.log(1 + sp.exp(-2 * sp.Integer(k) / r)).is_positive for k in (0, 10, 10**6) for r in (1, 3))
-    ok = lim == 0 and pos
-    return (
-        Verdict.REFUTED if ok else Verdict.INCONCLUSIVE,
-        str(lim),
-        "N = 2 (any s): lim_{v gamma -> oo} L = 0 (sympy), L > 0 at every finite parameter (a softmax of "
-        "finite logits over t = 2 tokens is < 1); no finite global optimizer exists, with or without Q = 0",
-    )
+    domain = "N = 2 (any s): the loss along the closed form, v gamma -> oo, and at every finite parameter"
+    if lim != 0:
+        return undecided(f"sympy gives lim L = {lim}", method=Method.IDENTITY, domain=domain)
+    return fails(Method.IDENTITY, (
+        "lim_{v gamma -> oo} L = 0 (sympy) while L > 0 at every finite parameter (a softmax of finite logits "
+        "over t = 2 tokens is < 1): the infimum 0 is not attained, so no finite global optimizer exists, "
+        "with or without Q = 0"), domain=domain, residual=str(lim))
 
 
-def eq3_first_order(p):
+def eq3_first_order(p) -> Evidence:
     """E = B = 0 is a stationary point of L (logits bilinear in (E + B) and E), where softmax - delta =
     (1/2, -1/2): a first-order point that violates eq. (3), which is the interpolation condition."""
     e1, e2, b1, b2, v = sp.symbols("e1 e2 b1 b2 v")
@@ -382,21 +460,21 @@ def eq3_first_order(p):
     L = -l2 + sp.log(sp.exp(l1) + sp.exp(l2))
     grad = [sp.diff(L, w).subs({e1: 0, e2: 0, b1: 0, b2: 0}) for w in (e1, e2, b1, b2, v)]
     resid = (sp.exp(l1) / (sp.exp(l1) + sp.exp(l2))).subs({e1: 0, b1: 0})
-    ok = all(sp.simplify(g) == 0 for g in grad) and resid == sp.Rational(1, 2)
-    return (
-        Verdict.REFUTED if ok else Verdict.INCONCLUSIVE,
-        str(resid),
-        "N = 1, s = (): grad L = 0 at E = B = 0 for every v (sympy, exact), where softmax = (1/2, 1/2), "
-        "|softmax - delta| = 1/2; with E = [1, -1] (Thm 4.1), E E^T = [[1, -1], [-1, 1]], far from I_2",
-    )
+    domain = "N = 1, s = (), E = B = 0, every v (sympy, exact)"
+    if not (all(sp.simplify(g) == 0 for g in grad) and resid == sp.Rational(1, 2)):
+        return undecided(f"gradient {grad}, softmax {resid}", method=Method.IDENTITY, domain=domain)
+    return fails(Method.IDENTITY, (
+        "grad L = 0 at E = B = 0 for every v, where softmax = (1/2, 1/2), |softmax - delta| = 1/2"),
+        domain=domain, residual=str(resid),
+        detail="E E^T = 0 there; with E = [1, -1] (Thm 4.1), E E^T = [[1, -1], [-1, 1]], far from I_2 too")
 
 
-def control(p):
-    return (
-        Verdict.REFUTED if dyck.catalan(16) != 35357671 else Verdict.CERTIFIED,
-        "1",
-        f"C_16 = {dyck.catalan(16)} != 35357671 (exact)",
-    )
+def control(p) -> Evidence:
+    c16 = dyck.catalan(16)
+    domain = "C_16 (exact)"
+    if c16 != 35357671:
+        return fails(Method.EXACT, f"C_16 = {c16} != 35357671 (exact)", domain=domain, count=1, residual="1")
+    return holds(Method.EXACT, domain, count=1, residual="0")
 
 
 THEOREM = Theorem(
@@ -425,141 +503,60 @@ THEOREM = Theorem(
     ),
     conclusion=Memorizes(n_),
     claims=(
-        Computed(
-            "L5.1 exact product >= 1 - n t e^{-v gamma/n}",
-            "conclusion",
-            "App. 5.2, Lemma 5.1",
-            "one-hot, t >= 2",
-            l51_bound,
-        ),
-        Computed(
-            "L5.1 logits = (v gamma/r) delta_{s_{r+1}}",
-            "proof-step",
-            "App. 5.2",
-            "eq. (6) telescopes",
-            l51_logits,
-        ),
+        Computed("L5.1 exact product >= 1 - n t e^{-v gamma/n}", "conclusion", "App. 5.2, Lemma 5.1",
+                 "one-hot, t >= 2", l51_bound),
+        Computed("L5.1 logits = (v gamma/r) delta_{s_{r+1}}", "proof-step", "App. 5.2", "eq. (6) telescopes",
+                 l51_logits),
         SymbolicStep("L5.1 1/(1+y) >= 1 - y", "proof-step", "App. 5.2", "y^2/(1+y) >= 0", l51_step),
-        SymbolicStep(
-            "L5.2 softmax([X,-X]) and 1/(1+e^-2X) >= 1 - e^-2X",
-            "proof-step",
-            "App. 5.3.1",
-            "exact identity",
-            l52_identity,
-        ),
-        Computed(
-            "L5.2 logits = [X, -X] for E = [1, -1]", "identification", "App. 5.3.1", "exact", l52_logits
-        ),
-        Computed(
-            "C5.3 P(valid) >= 1 - 2N e^-N (Part D 41)",
-            "identification",
-            "App. 5.3.1, Claim 5.3",
-            "no positional embedding",
-            c53_bound,
-        ),
-        Computed(
-            "C5.3 proof: sum E < -1/(2N+1) at Delta = 0 (Part D 41)",
-            "proof-step",
-            "App. 5.3.1",
-            "strict",
-            c53_strict,
-        ),
-        Computed(
-            "C5.3 proof as printed: 1 - e^{v/(r(2N+1))} <= 1 - e^-N (Part D 41)",
-            "proof-step",
-            "App. 5.3.1",
-            "direction",
-            c53_direction,
-        ),
-        Computed(
-            "C5.3 without the 1/(2N+1) asymmetry", "identification", "App. 5.3.1", "a = 1", c53_no_asymmetry
-        ),
-        SymbolicStep(
-            "mu_r = (1 + (r-1) gamma)/(r gamma) from the Sec. 3.2 hypothesis",
-            "proof-step",
-            "Sec. 3.2",
-            "c_{r+1} = mu_r c_r",
-            mu_derivation,
-        ),
-        SymbolicStep(
-            "mu = 1 + 1/gamma under eq. (4) (Part D 34)",
-            "identification",
-            "derived here",
-            "sum = gamma E",
-            mu_eq4,
-        ),
-        Computed(
-            "gamma = -1/2 contracts: |mu_r| < 1 (Part D 33)",
-            "identification",
-            "Sec. 3.2",
-            "mu_r <= 1 - 3/n",
-            mu_contraction,
-        ),
-        Computed(
-            "gamma = 1/2: mu_r >= 1 + 1/n and c_r diverges (Part D 33)",
-            "identification",
-            "Sec. 3.2",
-            "c_r in {0, +-2}",
-            mu_divergence,
-        ),
-        Computed(
-            "Sec. 3.2 hypothesis (1/r) sum = gamma E is eq. (4) (Part D 34)",
-            "identification",
-            "Sec. 3.2",
-            "on the model",
-            mu_hypothesis,
-        ),
-        Computed("C_N values, C_16 ~ 3.5e7", "identification", "Sec. 4, Sec. 4.2", "exact", catalan_values),
-        Computed(
-            "C_16 ~ 4^N pi^-1/2 N^-3/2 within 1% (Part D 47)",
-            "identification",
-            "Sec. 4",
-            "declared reading",
-            catalan_asymptotic_16,
-        ),
-        Computed(
-            "C_N / (4^N pi^-1/2 N^-3/2) increases to 1",
-            "identification",
-            "Sec. 4",
-            "sampled N",
-            catalan_ratio_to_one,
-        ),
-        Computed(
-            "literal mask gives att row r = r^-1 1_r (Part D 23)",
-            "identification",
-            "Sec. 3.1",
-            "M_ij",
-            mask_literal,
-        ),
-        Computed(
-            "loss with an r = 0 term stays < 8N^2 e^-N (Part D 24)",
-            "identification",
-            "eq. (2), App. 5.2",
-            "index range",
-            loss_r0,
-        ),
-        Computed(
-            "every one of the 2N + 3 weights acts (Part D 25)",
-            "identification",
-            "Thm 4.1",
-            "B_2N",
-            B_last_unused,
-        ),
-        Computed(
-            "a global optimizer of L exists (Part D 26)",
-            "identification",
-            "Sec. 3.2",
-            "finite parameters",
-            global_optimizer,
-        ),
-        Computed(
-            "eq. (3) is the first-order condition (Part D 27)",
-            "identification",
-            "Sec. 3.2, eq. (3)",
-            "stationary points satisfy it",
-            eq3_first_order,
-        ),
-        Computed("control: C_16 = 35357671", "control", "deliberately false", "off by one", control),
+        SymbolicStep("L5.2 softmax([X,-X]) and 1/(1+e^-2X) >= 1 - e^-2X", "proof-step", "App. 5.3.1",
+                     "exact identity", l52_identity),
+        Computed("L5.2 logits = [X, -X] for E = [1, -1]", "identification", "App. 5.3.1", "exact",
+                 l52_logits),
+        Computed("C5.3 P(valid) >= 1 - 2N e^-N (Part D 41)", "identification", "App. 5.3.1, Claim 5.3",
+                 "no positional embedding", c53_bound),
+        Computed("C5.3 proof: sum E < -1/(2N+1) at Delta = 0 (Part D 41)", "proof-step", "App. 5.3.1",
+                 "strict", c53_strict),
+        Computed("C5.3 proof as printed: 1 - e^{v/(r(2N+1))} <= 1 - e^-N (Part D 41)", "proof-step",
+                 "App. 5.3.1", "direction", c53_direction),
+        Computed("C5.3 without the 1/(2N+1) asymmetry", "identification",
+                 "derived here (Claim 5.3 with a = 1)", "a = 1", c53_no_asymmetry, reading="our reading"),
+        SymbolicStep("mu_r = (1 + (r-1) gamma)/(r gamma) from the Sec. 3.2 hypothesis", "proof-step",
+                     "Sec. 3.2", "c_{r+1} = mu_r c_r", mu_derivation),
+        SymbolicStep("mu = 1 + 1/gamma under eq. (4) (Part D 34)", "identification", "derived here",
+                     "sum = gamma E", mu_eq4, reading="our reading"),
+        Computed("gamma = -1/2: mu_r <= 1 - 3/n < 1 (Part D 33)", "identification", "Sec. 3.2, Stability",
+                 "mu_r = 1 - 3/r for r <= n", mu_upper),
+        Computed("gamma = -1/2 contracts: |mu_r| < 1 (Part D 33)", "identification",
+                 "Sec. 3.2, Stability ('contractive', read as |mu_r| < 1 at every step)", "mu_r <= 1 - 3/n",
+                 mu_contraction, reading="our reading"),
+        Computed("gamma = 1/2: mu_r >= 1 + 1/n and c_r diverges (Part D 33)", "identification",
+                 "Sec. 3.2, Stability", "under the printed hypothesis: c_m = m c_1", mu_divergence),
+        Computed("gamma = 1/2: c_r diverges for a token pair z != s (Part D 33)", "identification",
+                 "Sec. 3.2, Stability (the divergence read as one of token sequences)",
+                 "some z != s with c_r in {0, +-2} obeys c_(r+1) = mu_r c_r", mu_tokens,
+                 reading="our reading"),
+        Computed("Sec. 3.2 hypothesis (1/r) sum = gamma E is eq. (4) (Part D 34)", "identification",
+                 "Sec. 3.2 ('the same model', read as eq. (4)'s)", "on the model", mu_hypothesis,
+                 reading="our reading"),
+        Computed("C_N values, C_16 ~ 3.5e7", "identification", "Sec. 4, Sec. 4.2", "exact", catalan_values,
+                 reading="our reading"),
+        Computed("C_16 ~ 4^N pi^-1/2 N^-3/2 within 1% (Part D 47)", "identification", "Sec. 4 (printed with "
+                 "the asymptotic sign, read as within 1%)", "declared reading", catalan_asymptotic_16,
+                 reading="our reading"),
+        Computed("C_N / (4^N pi^-1/2 N^-3/2) increases to 1", "identification", "Sec. 4", "sampled N",
+                 catalan_ratio_to_one, reading="our reading"),
+        Computed("literal mask gives att row r = r^-1 1_r (Part D 23)", "identification", "Sec. 3.1", "M_ij",
+                 mask_literal),
+        Computed("loss with an r = 0 term stays < 8N^2 e^-N (Part D 24)", "identification",
+                 "eq. (2), App. 5.2", "index range", loss_r0, reading="our reading"),
+        Computed("every one of the 2N + 3 weights acts (Part D 25)", "identification", "Thm 4.1", "B_2N",
+                 B_last_unused, reading="our reading"),
+        Computed("a global optimizer of L exists (Part D 26)", "identification", "Sec. 3.2",
+                 "finite parameters", global_optimizer),
+        Computed("eq. (3) is the first-order condition (Part D 27)", "identification", "Sec. 3.2, eq. (3)",
+                 "stationary points satisfy it", eq3_first_order, reading="our reading"),
+        Computed("control: C_16 = 35357671", "control", "deliberately false", "off by one", control,
+                 reading="our reading"),
     ),
     expect={
         "L5.1 exact product >= 1 - n t e^{-v gamma/n}": Verdict.CERTIFIED,
@@ -573,8 +570,10 @@ THEOREM = Theorem(
         "C5.3 without the 1/(2N+1) asymmetry": Verdict.REFUTED,
         "mu_r = (1 + (r-1) gamma)/(r gamma) from the Sec. 3.2 hypothesis": Verdict.CERTIFIED,
         "mu = 1 + 1/gamma under eq. (4) (Part D 34)": Verdict.CERTIFIED,
+        "gamma = -1/2: mu_r <= 1 - 3/n < 1 (Part D 33)": Verdict.CERTIFIED,
         "gamma = -1/2 contracts: |mu_r| < 1 (Part D 33)": Verdict.REFUTED,
-        "gamma = 1/2: mu_r >= 1 + 1/n and c_r diverges (Part D 33)": Verdict.REFUTED,
+        "gamma = 1/2: mu_r >= 1 + 1/n and c_r diverges (Part D 33)": Verdict.CERTIFIED,
+        "gamma = 1/2: c_r diverges for a token pair z != s (Part D 33)": Verdict.REFUTED,
         "Sec. 3.2 hypothesis (1/r) sum = gamma E is eq. (4) (Part D 34)": Verdict.REFUTED,
         "C_N values, C_16 ~ 3.5e7": Verdict.CERTIFIED,
         "C_16 ~ 4^N pi^-1/2 N^-3/2 within 1% (Part D 47)": Verdict.REFUTED,

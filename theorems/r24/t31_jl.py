@@ -23,9 +23,11 @@ import numpy as np
 import sympy as sp
 
 from proofkit.certify import arb_bits
+from proofkit.evidence import Evidence, Method, fails, holds, undecided
 from proofkit.params import Param, ParamSpace
 from proofkit.posembed import jl
 from proofkit.posembed.model import closed_form_B
+from proofkit.posembed.sweep import Fail, Undecided, over
 from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
 from proofkit.verdict import Verdict
 
@@ -58,7 +60,8 @@ def _embedding(kind, t, d, s, seed):
 
 
 def _bounds(E, s, eps, vg, rows=None):
-    """(failure verdict, loss verdict, text) of E at v gamma = vg."""
+    """(failure comparison, loss comparison, text) of E at v gamma = vg: each 'holds', 'fails' or
+    'undecided' (arb balls)."""
     n, t = len(s), len(E)
     c = jl.completion(rows or jl.logit_rows(E, s), vg)
     fb, lb = jl.failure_bound(n, t, eps, vg), jl.loss_bound(n, t, eps, vg)
@@ -67,13 +70,25 @@ def _bounds(E, s, eps, vg, rows=None):
                     f"{jl.fmt(fb)} ({pf}); loss {jl.fmt(c.loss)} vs {jl.fmt(lb)} ({pl})")
 
 
-def _decide(parts):
-    vs = [v for p in parts for v in p[:2]]
-    return R if "fails" in vs else C if all(v == "holds" for v in vs) else INC
+def _judge(part):
+    """A :func:`_bounds` result as a case of :func:`over`: fails if either bound certainly fails."""
+    pf, pl, text = part
+    if "fails" in (pf, pl):
+        return Fail(text, text.split(": ", 1)[1])
+    if (pf, pl) != ("holds", "holds"):
+        return Undecided(f"balls overlap the bound: {text}")
+    return None
 
 
 # ----------------------------------------------------------------------------- (a), (b), (c)
-def given_E(p):
+def _dist_text(dist):
+    """The exact distortion range of (7), or why (7) is vacuous."""
+    if dist is None:
+        return "vacuous: s has one distinct token, so every pair of positions holds trivially"
+    return f"||E_a - E_b||^2/2 in [{float(dist[0]):.4f}, {float(dist[1]):.4f}], exact"
+
+
+def given_E(p) -> Evidence:
     """(a) The bounds at the E named by ``embedding`` (at the JL dimension), via the model itself."""
     n, t, eps, v, g, s = _setting(p)
     d = jl.jl_dimension(n, eps)
@@ -81,52 +96,58 @@ def given_E(p):
     rows = jl.head_rows(E, s, v, g)
     eq8 = rows == jl.logit_rows(E, s)
     part = _bounds(E, s, eps, v * g, rows)
-    dist = jl.distortion(E, s)
-    return _decide([part]), part[2].split(": ", 1)[1], (
-        f"E = {p['embedding']} (seed {p['seed']}) in Q^({t} x {d}), d = the JL dimension for n = {n}, "
-        f"eps = {eps}; s = {s}; (7) {'holds' if jl.satisfies_7(E, s, eps) else 'fails'} (||E_a - E_b||^2/2 "
-        f"in [{float(dist[0]):.4f}, {float(dist[1]):.4f}], exact); logits of eq. (1) with B of eq. (4), "
-        f"eq. (8) exact: {eq8}; {part[2]}; exact logits, arb balls at {jl.PREC} bits, every prefix (the "
-        f"prefix s_:1 is the worst)")
+    setting = (f"E = {p['embedding']} (seed {p['seed']}) in Q^({t} x {d}), d = the JL dimension for n = {n}, "
+               f"eps = {eps}; s = {s}; (7) {'holds' if jl.satisfies_7(E, s, eps) else 'fails'} "
+               f"({_dist_text(jl.distortion(E, s))}); logits of eq. (1) with B of eq. (4), eq. (8) exact: "
+               f"{eq8}; exact logits, arb balls at {jl.PREC} bits")
+    domain = (f"the {p['embedding']} E (seed {p['seed']}, d = {d}), s = {s}, v gamma = {v * g}: the "
+              "completion from every prefix of s (the prefix s_:1 is the worst) and the loss")
+    return over([part], _judge, method=Method.INTERVAL, domain=domain, context=setting,
+                detail=f"{setting}; {part[2]}")
 
 
 def _grid(n, vg):
     return sorted({Fraction(x) for x in (-n, 0, 1, n, 4 * n, 20 * n)} | {vg})
 
 
-def _exists(t, d, s, eps, vg, where):
+def _exists(t, d, s, eps, vg, where) -> Evidence:
     n = len(s)
     E, name = jl.construct(t, d, s)
+    grid = _grid(n, vg)
+    domain = f"{where}, s = {s}: v gamma in {{{', '.join(str(x) for x in grid)}}}"
     if E is None:
-        return INC, "no construction", f"{where}: no construction applies"
+        return undecided(f"{where}: no construction applies", method=Method.INTERVAL, domain=domain)
     mu = min(jl.margins(E, s))
-    parts = [_bounds(E, s, eps, x) for x in _grid(n, vg)]
-    return _decide(parts), f"min margin {mu}", (
-        f"{where}: E = {name} in Q^({t} x {d}), s = {s}, every margin Xi_aa - max_(k != a) Xi_ak >= "
-        f"{mu} (exact); at " + "; ".join(x[2] for x in parts) + " (exact logits, arb balls)")
+    parts = [_bounds(E, s, eps, x) for x in grid]
+    setting = (f"{where}: E = {name} in Q^({t} x {d}), s = {s}, every margin Xi_aa - max_(k != a) Xi_ak >= "
+               f"{mu} (exact)")
+    return over(parts, _judge, method=Method.INTERVAL, domain=domain, residual=f"min margin {mu}",
+                context=setting,
+                detail=f"{setting}; at " + "; ".join(x[2] for x in parts) + " (exact logits, arb balls)")
 
 
-def exists_jl(p):
+def exists_jl(p) -> Evidence:
     """(b) Some E at the JL dimension satisfies both bounds (certified at the named v gamma values)."""
     n, t, eps, v, g, s = _setting(p)
     d = jl.jl_dimension(n, eps)
     return _exists(t, d, s, eps, v * g, f"d = {d} = the JL dimension (n = {n}, eps = {eps})")
 
 
-def exists_d2(p):
+def exists_d2(p) -> Evidence:
     """Existence at d = 2, below the JL dimension (the role of the d condition)."""
     n, t, eps, v, g, s = _setting(p)
     return _exists(t, 2, s, eps, v * g, f"d = 2 < JL dimension {jl.jl_dimension(n, eps)}")
 
 
-def exists_d1(p):
+def exists_d1(p) -> Evidence:
     """Existence at d = 1 for a word with two target tokens."""
     n, t, eps, v, g, _ = _setting(p)
     return _exists(t, 1, tuple(i % 2 for i in range(n)), eps, v * g, "d = 1, s alternating 0, 1")
 
 
-def implication(p):
-    """(c) Search: E with (7) (checked exactly), a v gamma grid; a certified violation refutes."""
+def implication(p) -> Evidence:
+    """(c) Search: E with (7) (checked exactly), a v gamma grid; a certified violation refutes. The
+    candidates that satisfy (7) are the domain; none satisfying it is an empty domain."""
     n, t, eps = p["n"], p["t"], _q(p["eps"])
     d = jl.jl_dimension(n, eps)
     grid = [Fraction(n * k) for k in (5, 10, 20, 40, 80, 160)]
@@ -134,22 +155,27 @@ def implication(p):
     res = jl.search(n, t, eps, d, seeds, grid, jl.default_families(t, d, eps))
     counts = "; ".join(f"{f}: {res.tried[f]} drawn, {res.satisfied[f]} satisfy (7), {res.refuted[f]} "
                        "violate the probability bound" for f in res.tried)
-    scope = (f"n = {n}, t = {t}, eps = {eps}, d = {d} (the JL dimension), seeds {seeds.start}.."
-             f"{seeds.stop - 1} (numpy default_rng, random word s in [t]^n per seed), v gamma in "
-             f"{[int(x) for x in grid]}")
+    domain = (f"the embeddings that satisfy (7) exactly among the four families' draws at n = {n}, t = {t}, "
+              f"eps = {eps}, d = {d} (the JL dimension), seeds {seeds.start}..{seeds.stop - 1} (numpy "
+              f"default_rng, random word s in [t]^n per seed), each at v gamma in {[int(x) for x in grid]}")
+    count = sum(res.satisfied.values())
     if not res.witnesses:
-        return U, "0", f"{scope}: no violation among the embeddings that satisfy (7); {counts}"
-    w = res.witnesses.get("gaussian JL") or next(iter(res.witnesses.values()))
-    return R, f"{jl.fmt(w.failure)} > {jl.fmt(w.bound)}", (
-        f"{scope}; {counts}. Certified witness: {w.cand.family}, seed {w.cand.seed}, s = {w.cand.s}, (7) "
-        f"exact with ||E_a - E_b||^2/2 in [{float(w.dist[0]):.4f}, {float(w.dist[1]):.4f}] (inside "
-        f"[1 - eps, 1 + eps]), at v gamma = {w.vg}: 1 - P = {jl.fmt(w.failure)} > nt e^(-v gamma/n + 2 eps)"
-        f" = {jl.fmt(w.bound)} (arb balls, certain comparison)")
+        return holds(Method.SEARCH, domain, count=count, detail=f"no violation; {counts}")
+    # the proof's own (Gaussian) embedding first, then a witness where (7) is not vacuous
+    w = min(res.witnesses.values(), key=lambda x: (x.cand.family != "gaussian JL", x.dist is None))
+    inside = "" if w.dist is None else "; inside [1 - eps, 1 + eps]"
+    return fails(Method.INTERVAL, (
+        f"{w.cand.family}, seed {w.cand.seed}, s = {w.cand.s}, (7) holds ({_dist_text(w.dist)}{inside}), at "
+        f"v gamma = {w.vg}: 1 - P = {jl.fmt(w.failure)} > nt e^(-v gamma/n + 2 eps)"
+        f" = {jl.fmt(w.bound)} (arb balls, certain comparison)"), domain=domain, count=count,
+        residual=f"{jl.fmt(w.failure)} > {jl.fmt(w.bound)}", detail=counts)
 
 
 # ----------------------------------------------------------------------------- proof steps
-def p1_jl(p):
-    """P1: the Gaussian E at the JL dimension satisfies (7) (the JL lemma, sampled)."""
+def p1_jl(p) -> Evidence:
+    """P1: the Gaussian E at the JL dimension satisfies (7) (the JL lemma, sampled). The lemma promises
+    success with probability >= 1/n per draw, not always: the draws that satisfy (7) exactly are the
+    samples, and a failed draw refutes nothing (no success at all decides nothing)."""
     n, t, eps = p["n"], p["t"], _q(p["eps"])
     d = jl.jl_dimension(n, eps)
     seeds = range(p["seed"], p["seed"] + p["samples"])
@@ -158,10 +184,11 @@ def p1_jl(p):
         rng = np.random.default_rng(seed)
         s = tuple(int(x) for x in rng.integers(0, t, size=n))
         ok += jl.satisfies_7(jl.gaussian(t, d, rng), s, eps)
-    return (U if ok else INC), f"{ok}/{len(seeds)}", (
-        f"(7) checked exactly on {len(seeds)} Gaussian embeddings N(0, 1/d) at d = {d}, seeds "
-        f"{seeds.start}..{seeds.stop - 1}: {ok} satisfy it (JL guarantees success with probability >= 1/n "
-        "per draw, not always: a failed draw refutes nothing; a sampled check)")
+    domain = (f"the Gaussian draws N(0, 1/d) at d = {d} (seeds {seeds.start}..{seeds.stop - 1}, a random "
+              f"word s in [t]^n each) that satisfy (7) exactly: {ok} of {len(seeds)}")
+    return holds(Method.SAMPLED, domain, count=ok, residual=f"{ok}/{len(seeds)}",
+                 detail=f"(7) checked exactly on {len(seeds)} draws, {ok} satisfy it (JL guarantees success "
+                        "with probability >= 1/n per draw, not always: a failed draw refutes nothing)")
 
 
 def p2_symbolic():
@@ -181,114 +208,169 @@ def p2_symbolic():
     return out
 
 
-def p3_eigen(p):
+def p3_eigen(p) -> Evidence:
     """P3: (7) => the restricted eigenvalues of E E^T on span{delta_{s_i}} lie in [1 - eps, 1 + eps]."""
     n, t, eps, _, _, s = _setting(p)
     d = jl.jl_dimension(n, eps)
-    E = jl.shifted(t, d, s[-1])
-    dist = jl.distortion(E, s)
+    a = s[-1]
+    E = jl.shifted(t, d, a)
+    rq = jl.gram(E)[a][a]  # x Xi x^T at x = delta_a, a unit vector of the span
+    domain = (f"E = the one-hot translate by -delta_{a} (d = {d}), s = {s}: the unit vector delta_{a} of the "
+              "span")
+    if not jl.satisfies_7(E, s, eps):
+        return undecided(f"the translated one-hot does not satisfy (7) at eps = {eps}", method=Method.EXACT,
+                         domain=domain)
+    if not rq < 1 - eps:  # one candidate that is no counterexample: a search effort, never a proof of P3
+        return holds(Method.SEARCH, domain, count=1, residual=str(rq),
+                     detail=f"x Xi x^T = {rq} >= 1 - eps at this one vector")
     big = next(m for m in range(2, 400) if jl.jl_dimension(m, Fraction(99, 100)) < m)
-    return R, f"Rayleigh quotient {jl.gram(E)[s[-1]][s[-1]]}", (
-        f"E = one-hot translated by -delta_{s[-1]} (d = {d}, s = {s}): (7) holds exactly (distortion "
-        f"{dist[0]}..{dist[1]}), yet x = delta_{s[-1]} in the span has x Xi x^T = ||E_{s[-1]}||^2 = 0 < 1 - "
-        f"eps (exact): (7) is translation invariant and says nothing of norms. Also rank: with eps = 99/100 "
-        f"the JL dimension is below n at n = {big} (d = {jl.jl_dimension(big, Fraction(99, 100))}; it grows "
-        f"like log n), "
-        f"so a word of {big} distinct tokens has E_S E_S^T of rank <= d < {big}: an eigenvalue 0 for "
-        "every E")
+    return fails(Method.EXACT, (
+        f"(7) holds exactly ({_dist_text(jl.distortion(E, s))}), yet x = delta_{a} in the span has x Xi x^T "
+        f"= ||E_{a}||^2 = {rq} < 1 - eps (exact)"), domain=domain, count=1,
+        residual=f"Rayleigh quotient {rq}", detail=(
+            "(7) is translation invariant and says nothing of norms. Also rank: with eps = 99/100 the JL "
+            f"dimension is below n at n = {big} (d = {jl.jl_dimension(big, Fraction(99, 100))}; it grows "
+            f"like log n), so a word of {big} distinct tokens has E_S E_S^T of rank <= d < {big}: an "
+            "eigenvalue 0 for every E"))
 
 
-def p4_scale(p):
+def p4_scale(p) -> Evidence:
     """P4: ||delta Xi - delta||_inf <= eps at the target => softmax_target >= 1 - t exp(-v gamma/n + 2 eps)
-    (the first line of P4 perturbs the logits by eps)."""
+    (the first line of P4 perturbs the logits by eps). Searched at one E that meets the hypothesis
+    exactly, every step, a v gamma grid."""
     n, t, eps, v, g, s = _setting(p)
     d = jl.jl_dimension(n, eps)
     c2 = next(Fraction(k * k, 256) for k in range(1, 17) if Fraction(k * k, 256) >= 1 - eps)
     E = jl.scaled(t, d, c2)
     eta = jl.row_deviation(E, s)
     rows = jl.logit_rows(E, s)
-    for vg in [Fraction(n * k) for k in (5, 10, 20, 40, 80, 160, 320)]:
-        c = jl.completion(rows, vg)
-        with arb_bits(jl.PREC):
-            bound = jl.failure_bound(n, t, eps, vg) / n  # t exp(-v gamma/n + 2 eps)
-            qs = [S / (1 + S) for S in c.steps]
-        for r, q in enumerate(qs, start=1):
-            if q > bound:
-                return R, f"{jl.fmt(q)} > {jl.fmt(bound)}", (
-                    f"E = {c2} ^(1/2) x one-hot (d = {d}): max |Xi_ak - [a = k]| = {eta} <= eps = {eps} "
-                    f"(P3's conclusion holds exactly: E E^T = {c2} I), but the logits are (v gamma/r) "
-                    f"Xi_(a,:), perturbed by (v gamma/r) {eta} = {vg * eta / r} at r = {r}, not by eps; at "
-                    f"v gamma = {vg} the "
-                    f"step-{r} failure {jl.fmt(q)} > t e^(-v gamma/n + 2 eps) = {jl.fmt(bound)} (arb)")
-    return C, "0", f"no step violates the bound at E = {c2}^(1/2) one-hot on the grid"
+    grid = [Fraction(n * k) for k in (5, 10, 20, 40, 80, 160, 320)]
+    domain = (f"E = {c2}^(1/2) x one-hot (d = {d}), s = {s}: every step r = 1..{n - 1} at v gamma in "
+              f"{[int(x) for x in grid]}")
+    if eta > eps:
+        return undecided(f"E = {c2}^(1/2) x one-hot has max |Xi_ak - [a = k]| = {eta} > eps = {eps}: it does "
+                         "not meet P4's hypothesis", method=Method.INTERVAL, domain=domain)
+
+    def step(case):
+        vg, r, q, bound = case
+        if q > bound:
+            return Fail(f"E = {c2}^(1/2) x one-hot (d = {d}): max |Xi_ak - [a = k]| = {eta} <= eps = {eps} "
+                        f"(P3's conclusion holds exactly: E E^T = {c2} I), but the logits are (v gamma/r) "
+                        f"Xi_(a,:), perturbed by (v gamma/r) {eta} = {vg * eta / r} at r = {r}, not by eps; "
+                        f"at v gamma = {vg} the step-{r} failure {jl.fmt(q)} > t e^(-v gamma/n + 2 eps) = "
+                        f"{jl.fmt(bound)} (arb)", f"{jl.fmt(q)} > {jl.fmt(bound)}")
+        return None if q < bound else Undecided(f"step {r} at v gamma = {vg}: the balls overlap the bound")
+
+    def cases():
+        for vg in grid:
+            c = jl.completion(rows, vg)
+            with arb_bits(jl.PREC):
+                bound = jl.failure_bound(n, t, eps, vg) / n  # t exp(-v gamma/n + 2 eps)
+                qs = [S / (1 + S) for S in c.steps]
+            yield from ((vg, r, q, bound) for r, q in enumerate(qs, start=1))
+
+    # a universal implication tried at one E: steps that meet the bound are a search effort, not a proof
+    return over(cases(), step, method=Method.SEARCH, fail_method=Method.INTERVAL, domain=domain,
+                detail=f"no step violates the bound at E = {c2}^(1/2) one-hot on the grid")
 
 
-def p4_corrected(p):
-    """P4 with the perturbation (v gamma/r) eta: softmax_target >= 1 - t exp(-(v gamma/n)(1 - 2 eta))."""
+def p4_corrected(p) -> Evidence:
+    """P4 with the perturbation (v gamma/r) eta: softmax_target >= 1 - t exp(-(v gamma/n)(1 - 2 eta)),
+    decided with balls at every step of every searched E with eta < 1/2 (those E are the domain)."""
     n, t, eps = p["n"], p["t"], _q(p["eps"])
     d = jl.jl_dimension(n, eps)
     seeds = range(p["seed"], p["seed"] + p["samples"])
     grid = [Fraction(n * k) for k in (1, 5, 20, 80)]
-    checked = bad = 0
-    for seed in seeds:
-        for make in jl.default_families(t, d, eps).values():
-            rng = np.random.default_rng(seed)
-            s = tuple(int(x) for x in rng.integers(0, t, size=n))
-            E = make(rng, s)
-            if E is None or len(s) < 2 or (eta := jl.row_deviation(E, s)) >= Fraction(1, 2):
-                continue
-            rows = jl.logit_rows(E, s)
-            for vg in grid:
-                steps = jl.completion(rows, vg).steps
-                with arb_bits(jl.PREC):
-                    b = t * jl.ball(-vg / n * (1 - 2 * eta)).exp()
-                    bad += sum(not (S / (1 + S) < b) for S in steps)
-                checked += len(steps)
-    return (C if bad == 0 else R), f"{bad} of {checked}", (
-        f"every step of every searched E with eta = max |Xi_ak - [a = k]| < 1/2 (seeds {seeds.start}.."
-        f"{seeds.stop - 1}, the four families of the search, d = {d}), v gamma in "
-        f"{[int(x) for x in grid]}: {checked} steps, {bad} undecided or violated (arb balls)")
+    domain = (f"every step of every searched E with eta = max |Xi_ak - [a = k]| < 1/2 (seeds {seeds.start}.."
+              f"{seeds.stop - 1}, the four families of the search, d = {d}), v gamma in "
+              f"{[int(x) for x in grid]}")
+
+    def cases():
+        for seed in seeds:
+            for family, make in jl.default_families(t, d, eps).items():
+                rng = np.random.default_rng(seed)
+                s = tuple(int(x) for x in rng.integers(0, t, size=n))
+                E = make(rng, s)
+                if E is None or len(s) < 2 or (eta := jl.row_deviation(E, s)) >= Fraction(1, 2):
+                    continue
+                rows = jl.logit_rows(E, s)
+                for vg in grid:
+                    steps = jl.completion(rows, vg).steps
+                    with arb_bits(jl.PREC):
+                        b = t * jl.ball(-vg / n * (1 - 2 * eta)).exp()
+                        qs = [S / (1 + S) for S in steps]
+                    yield from ((family, seed, s, eta, vg, r, q, b) for r, q in enumerate(qs, start=1))
+
+    def step(case):
+        family, seed, s, eta, vg, r, q, b = case
+        if q < b:
+            return None
+        where = f"{family}, seed {seed}, s = {s}, eta = {eta}, v gamma = {vg}, step {r}"
+        if q > b:
+            return Fail(f"{where}: {jl.fmt(q)} > t e^(-(v gamma/n)(1 - 2 eta)) = {jl.fmt(b)} (arb)",
+                        f"{jl.fmt(q)} > {jl.fmt(b)}")
+        return Undecided(f"{where}: the balls overlap the bound")
+
+    return over(cases(), step, method=Method.INTERVAL, domain=domain,
+                detail=lambda k: f"{k} steps, each below the corrected bound (arb balls)")
 
 
-def p5_union(p):
+def p5_union(p) -> Evidence:
     """P5: the union bound 1 - prod(1 - q_r) <= sum_r q_r at the (a) embedding."""
     n, t, eps, v, g, s = _setting(p)
     E = _embedding(p["embedding"], t, jl.jl_dimension(n, eps), s, p["seed"])
     c = jl.completion(jl.logit_rows(E, s), v * g)
     with arb_bits(jl.PREC):
         total = sum((S / (1 + S) for S in c.steps), jl.ball(0))
+    domain = f"the (a) embedding ({p['embedding']}, seed {p['seed']}), s = {s}, v gamma = {v * g}"
     if len(c.steps) == 1:
-        return C, "one step", "n = 2: one step, the union bound is an equality"
-    ok = c.failure < total
-    return (C if ok else INC), f"{jl.fmt(c.failure)} <= {jl.fmt(total)}", (
-        f"E = {p['embedding']} (seed {p['seed']}), v gamma = {v * g}: failure {jl.fmt(c.failure)} "
-        f"{'<' if ok else 'vs'} sum of step failures {jl.fmt(total)} (arb)")
+        return holds(Method.EXACT, domain, count=1, residual="one step",
+                     detail="n = 2: one step, the union bound is an equality")
+    text = f"failure {jl.fmt(c.failure)} vs sum of step failures {jl.fmt(total)} (arb)"
+    if c.failure < total:
+        return holds(Method.INTERVAL, domain, count=1, residual=f"{jl.fmt(c.failure)} <= {jl.fmt(total)}",
+                     detail=text)
+    if c.failure > total:
+        return fails(Method.INTERVAL, text, domain=domain, count=1)
+    return undecided(f"{text}: the balls overlap (the second-order terms are below {jl.PREC}-bit "
+                     "precision)", method=Method.INTERVAL, domain=domain,
+                     residual=f"{jl.fmt(c.failure)} vs {jl.fmt(total)}")
 
 
-def log_step(p):
+def log_step(p) -> Evidence:
     """P6: -log(1 - x) <= 2x on [0, X_LO]; f = 2x + log(1 - x) is concave with f(0) = 0, so f >= 0 on
     [0, x*] where f(x*) = 0, and f(X_LO) > 0 > f(X_HI) brackets x* (arb)."""
     with arb_bits(jl.PREC):
         f = [2 * jl.ball(x) + (1 - jl.ball(x)).log() for x in (X_LO, X_HI)]
-    ok = f[0] > 0 and f[1] < 0
-    return (C if ok else INC), f"x* in [{X_LO}, {X_HI}]", (
-        f"f(x) = 2x + log(1 - x): f(0) = 0, f'' = -1/(1 - x)^2 < 0 (concave), f({X_LO}) = {jl.fmt(f[0])} > 0,"
-        f" f({X_HI}) = {jl.fmt(f[1])} < 0: -log(1 - x) <= 2x exactly on [0, x*], x* in [{X_LO}, {X_HI}]")
+    lo, hi = float(X_LO), float(X_HI)
+    domain = f"every x in [0, {lo}] (concavity of f = 2x + log(1 - x), f(0) = 0, balls at {lo} and {hi})"
+    text = (f"f(x) = 2x + log(1 - x): f(0) = 0, f'' = -1/(1 - x)^2 < 0 (concave), f({lo}) = {jl.fmt(f[0])}, "
+            f"f({hi}) = {jl.fmt(f[1])}")
+    if not (f[0] > 0 and f[1] < 0):
+        return undecided(f"{text}: the bracket of x* is not decided", method=Method.INTERVAL, domain=domain)
+    return holds(Method.INTERVAL, domain, residual=f"x* in [{lo}, {hi}]",
+                 detail=f"{text}: -log(1 - x) <= 2x exactly on [0, x*], x* in [{lo}, {hi}]")
 
 
-def log_step_range(p):
-    """P6 applies only when x = nt exp(-v gamma/n + 2 eps) <= x*: is that so for every v gamma > 0?"""
+def log_step_range(p) -> Evidence:
+    """P6 applies only when x = nt exp(-v gamma/n + 2 eps) <= x*: is that so for every v gamma > 0?
+    Tried at v gamma = n."""
     n, t, eps, v, g, _ = _setting(p)
     x_here = jl.failure_bound(n, t, eps, v * g)
     x_n = jl.failure_bound(n, t, eps, Fraction(n))
     with arb_bits(jl.PREC):
         thr = n * (jl.ball(n * t).log() + 2 * jl.ball(eps) - jl.ball(X_LO).log())
     here = "inside" if x_here < jl.ball(X_LO) else "outside" if x_here > jl.ball(X_HI) else "undecided"
-    return R, f"x = {jl.fmt(x_n)} at v gamma = {n}", (
-        f"the loss bound is quoted for every v gamma; at v gamma = n = {n}: x = nt e^(2 eps - 1) = "
-        f"{jl.fmt(x_n)} > {X_HI} >= x* (log(1 - x) {'undefined' if x_n > 1 else 'defined'}). x <= x* needs "
-        f"v gamma >= n (log(nt) + 2 eps - log x*) ~ {jl.fmt(thr)}; at this v gamma = {v * g}: x = "
-        f"{jl.fmt(x_here)} ({here} the range)")
+    context = (f"x <= x* needs v gamma >= n (log(nt) + 2 eps - log x*) ~ {jl.fmt(thr)}; at this v gamma = "
+               f"{v * g}: x = {jl.fmt(x_here)} ({here} the range)")
+    domain = f"v gamma = n = {n} (n = {n}, t = {t}, eps = {eps})"
+    if not x_n > jl.ball(X_HI):
+        return undecided(f"at v gamma = n, x = {jl.fmt(x_n)} is not above {X_HI}; {context}",
+                         method=Method.INTERVAL, domain=domain)
+    return fails(Method.INTERVAL, (
+        f"at v gamma = n = {n}: x = nt e^(2 eps - 1) = {jl.fmt(x_n)} > {X_HI} >= x* (log(1 - x) "
+        f"{'undefined' if x_n > 1 else 'defined'})"), domain=domain, count=1,
+        residual=f"x = {jl.fmt(x_n)} at v gamma = {n}", detail=context)
 
 
 def log_everywhere():
@@ -330,7 +412,7 @@ def margin_identity():
 
 
 # ----------------------------------------------------------------------------- Lemma 5.1 and the control
-def lemma51(p):
+def lemma51(p) -> Evidence:
     """Lemma 5.1 is the d = t case: eq. (4) at E = I_t is eq. (6) and 1 - P = 1 - prod_r [1 + (t-1)
     e^(-v gamma/r)]^(-1) exactly."""
     n, t, _, v, g, s = _setting(p)
@@ -342,21 +424,30 @@ def lemma51(p):
     rows = jl.head_rows(eye, s, v, g)
     same_rows = all(row == tuple(Fraction(-1, r) for _ in row) for r, row in enumerate(rows, start=1))
     c = jl.completion(rows, v * g)
-    return (C if same_B and same_rows else R), "0" if same_B and same_rows else "differs", (
-        f"t = {t}, s = {s}, gamma = {g}: B of eq. (4) at E = I_t equals R of eq. (6): {same_B}; every logit "
-        f"difference of the model is -v gamma/r exactly: {same_rows}, so 1 - P = 1 - prod [1 + (t-1)e^(-v "
-        f"gamma/r)]^(-1) = {jl.fmt(c.failure)} at v gamma = {v * g} (exact logits); its (7) distortion is 1 "
-        f"(any eps), and d = t meets the JL bound only if t >= {jl.jl_dimension(n, _q(p['eps']))}")
+    domain = f"t = {t}, s = {s}, gamma = {g}, v = {v}: B_1..B_{n} and the logit rows r = 1..{n - 1}"
+    text = (f"B of eq. (4) at E = I_t equals R of eq. (6): {same_B}; every logit difference of the model is "
+            f"-v gamma/r exactly: {same_rows}")
+    if not (same_B and same_rows):
+        return fails(Method.EXACT, text, domain=domain, count=1, residual="differs")
+    return holds(Method.EXACT, domain, count=1, detail=(
+        f"{text}, so 1 - P = 1 - prod [1 + (t-1)e^(-v gamma/r)]^(-1) = {jl.fmt(c.failure)} at v gamma = "
+        f"{v * g} (exact logits); its (7) distortion is 1 (any eps), and d = t meets the JL bound only if "
+        f"t >= {jl.jl_dimension(n, _q(p['eps']))}"))
 
 
-def control(p):
+def control(p) -> Evidence:
     """Control (false): one-hot completes s with failure <= (t - 1) e^(-v gamma) (no 1/r in the exponent)."""
     n, t, _, v, g, s = _setting(p)
     c = jl.completion(jl.logit_rows(jl.onehot(t, t), s), v * g)
     with arb_bits(jl.PREC):
         b = (t - 1) * jl.ball(-v * g).exp()
-    verdict = R if c.failure > b else C if c.failure < b else INC
-    return verdict, f"{jl.fmt(c.failure)} vs {jl.fmt(b)}", f"one-hot, s = {s}, v gamma = {v * g} (arb)"
+    res, domain = f"{jl.fmt(c.failure)} vs {jl.fmt(b)}", f"one-hot, s = {s}, v gamma = {v * g}"
+    if c.failure > b:
+        return fails(Method.INTERVAL, f"failure {jl.fmt(c.failure)} > (t - 1) e^(-v gamma) = {jl.fmt(b)} "
+                     "(arb)", domain=domain, count=1, residual=res)
+    if c.failure < b:
+        return holds(Method.INTERVAL, domain, count=1, residual=res, detail=f"{res} (arb)")
+    return undecided(f"{res}: the balls overlap", method=Method.INTERVAL, domain=domain, residual=res)
 
 
 THEOREM = Theorem(
@@ -393,13 +484,14 @@ THEOREM = Theorem(
     claims=(
         Computed("(a) bounds at the given E", "identification", "Theorem 3.1, for one E",
                  "1 - P(complete every prefix) <= nt e^(-v gamma/n + 2 eps) and loss < 2 n^2 t e^(...) at E",
-                 given_E),
+                 given_E, reading="our reading"),
         Computed("(b) some E at the JL dimension (construction)", "conclusion", "Theorem 3.1",
                  "an E in Q^(t x d), d = JL dimension, meets both bounds", exists_jl),
         Computed("(b) some E at d = 2 (below the JL bound)", "identification", "derived here",
-                 "an E in Q^(t x 2) meets both bounds", exists_d2),
+                 "an E in Q^(t x 2) meets both bounds", exists_d2, reading="our reading"),
         Computed("(b) some E at d = 1, two target tokens", "identification", "derived here",
-                 "an E in Q^(t x 1) meets both bounds for s alternating 0, 1", exists_d1),
+                 "an E in Q^(t x 1) meets both bounds for s alternating 0, 1", exists_d1,
+                 reading="our reading"),
         Computed("(c) (7) => the bounds (search)", "proof-step", "App. 5.2, proof of Theorem 3.1",
                  "every E satisfying (7) at the JL dimension meets the probability bound", implication),
         Computed("P1 Gaussian E satisfies (7)", "identification", "App. 5.2 (JL lemma)",
@@ -413,30 +505,33 @@ THEOREM = Theorem(
                  "||delta Xi - delta||_inf <= eps => softmax_target >= 1 - t e^(-v gamma/n + 2 eps)",
                  p4_scale),
         Computed("P4 corrected: perturbation (v gamma/r) eta", "identification", "derived here",
-                 "eta < 1/2 => softmax_target >= 1 - t e^(-(v gamma/n)(1 - 2 eta))", p4_corrected),
+                 "eta < 1/2 => softmax_target >= 1 - t e^(-(v gamma/n)(1 - 2 eta))", p4_corrected,
+                 reading="corrected"),
         Computed("P5 union bound", "proof-step", "App. 5.2", "1 - prod(1 - q_r) <= sum q_r", p5_union),
         Computed("P6 -log(1 - x) <= 2x on [0, 0.7968]", "proof-step", "App. 5.2",
-                 "-log(1 - x) <= 2x for 0 <= x <= 0.7968", log_step),
+                 "-log(1 - x) <= 2x for 0 <= x <= 0.7968", log_step, reading="corrected"),
         Computed("P6 x = nt e^(-v gamma/n + 2 eps) in range for every v gamma > 0", "identification",
                  "App. 5.2 ('for large enough gamma')", "x <= x* wherever the loss bound is quoted",
-                 log_step_range),
+                 log_step_range, reading="our reading"),
         SymbolicStep("-log(1 - x) <= 2x for every x in (0, 1)", "identification", "derived here",
-                     "at x = 9/10", log_everywhere),
+                     "at x = 9/10", log_everywhere, reading="our reading"),
         SymbolicStep("Scaling: eps = 2 sqrt(2 log n/d) gives d(eps^2/2 - eps^3/3) = 4 log n - d eps^3/3",
-                     "identification", "Sec. 3.2, Scaling", "identity in n, d > 0", scaling_identity),
+                     "identification", "Sec. 3.2, Scaling", "identity in n, d > 0", scaling_identity,
+                     reading="our reading"),
         SymbolicStep("Scaling: eps = 2 sqrt(2 log n/d) meets the JL condition", "identification",
                      "Sec. 3.2, Scaling", "d >= 4 log n/(eps^2/2 - eps^3/3) at n = 8, d = 1000",
-                     scaling_meets_jl),
+                     scaling_meets_jl, reading="our reading"),
         SymbolicStep("Scaling bound follows via e^(2 eps) vs 1 + 2 eps", "identification",
                      "Sec. 3.2, Scaling",
                      "e^(2 eps) <= 1 + 2 eps at n = 8, d = 1000 (what the substitution needs)",
-                     scaling_direction),
+                     scaling_direction, reading="our reading"),
         SymbolicStep("margin = half distance^2 + half norm^2 difference", "identification", "derived here",
-                     "Xi_aa - Xi_ak = ||E_a - E_k||^2/2 + (||E_a||^2 - ||E_k||^2)/2", margin_identity),
+                     "Xi_aa - Xi_ak = ||E_a - E_k||^2/2 + (||E_a||^2 - ||E_k||^2)/2", margin_identity,
+                     reading="our reading"),
         Computed("Lemma 5.1 is the d = t case", "identification", "App. 5.2, Lemma 5.1, eq. (6)",
                  "eq. (4) at E = I_t is eq. (6); logits -v gamma/r off target", lemma51),
         Computed("control: one-hot failure <= (t - 1) e^(-v gamma)", "control", "deliberately false",
-                 "no 1/r in the exponent", control),
+                 "no 1/r in the exponent", control, reading="our reading"),
     ),
     expect={
         "(a) bounds at the given E": C,

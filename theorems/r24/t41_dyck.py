@@ -17,9 +17,11 @@ from functools import lru_cache
 
 import sympy as sp
 
+from proofkit.evidence import Evidence, Method, fails, holds, undecided
 from proofkit.params import Param, ParamSpace
 from proofkit.posembed import dp, dyck
 from proofkit.posembed.drops import VARIANTS, DyckFalsifier
+from proofkit.posembed.sweep import Fail, Undecided, over
 from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
 from proofkit.verdict import Verdict
 
@@ -58,136 +60,153 @@ def _scan(N, gamma, v, target="fail"):
     return dp.scan(N, dyck.dyck_words(N), gamma, v, target)
 
 
-def loss_bound(p):
+def _le(value, bound, fail: str, residual: str = ""):
+    """A case of :func:`over` from two intervals: None if value <= bound is proven, :class:`Fail` if
+    value > bound is proven, else :class:`Undecided` (the intervals overlap)."""
+    if dp.le(value, bound):
+        return None
+    if dp.gt(value, bound):
+        return Fail(fail, residual)
+    return Undecided(f"{fail}: the intervals overlap, neither side proven")
+
+
+def _span(lo, hi):
+    """'N = lo..hi' as the domain names it (an empty range reads as such, and counts 0 cases)."""
+    return f"N = {lo}..{hi}" + (" (empty)" if hi < lo else "")
+
+
+def loss_bound(p) -> Evidence:
     """L(v gamma) = sum_{r<2N} log(1 + e^{-2 v gamma/r}) decreases in v gamma: proven at v gamma = N^2."""
     rows = []
+
+    def case(N):
+        L, b = dp.training_loss(N, Fraction(N * N)), 8 * N * N * dp.iv.exp(dp.iv.mpf(-N))
+        rows.append(f"N={N}: {dp.text(L, 3)} < {dp.text(b, 3)}")
+        return _le(L, b, f"N = {N}: L(N^2) = {dp.text(L)} >= 8N^2 e^-N = {dp.text(b)}", str(N))
+
     with dp.ivdps(60):
-        for N in _top(p):
-            L, b = dp.training_loss(N, Fraction(N * N)), 8 * N * N * dp.iv.exp(dp.iv.mpf(-N))
-            if not dp.le(L, b):
-                return Verdict.REFUTED, str(N), f"N = {N}: L(N^2) = {dp.text(L)} >= {dp.text(b)}"
-            rows.append(f"N={N}: {dp.text(L, 3)} < {dp.text(b, 3)}")
-    return (
-        Verdict.CERTIFIED,
-        "0",
-        (
-            f"every N = 1..{p['N_top']}, every s, every v gamma >= N^2 (the loss is "
-            "the same for every s and decreasing in v gamma; intervals at 60 "
-            "digits; terms r = 1..2N-1): " + "; ".join(rows)
-        ),
-    )
+        return over(_top(p), case, method=Method.INTERVAL,
+                    domain=f"{_span(1, p['N_top'])}, each: every s in D_2N, every v gamma >= N^2",
+                    detail=lambda k: ("the loss is the same for every s and decreasing in v gamma; intervals "
+                                      "at 60 digits; terms r = 1..2N-1: " + "; ".join(rows)))
 
 
-def loss_without_v(p):
-    """The statement puts no condition on v; at v = 0 every term is log 2."""
+def loss_without_v(p) -> Evidence:
+    """The statement puts no condition on v; tried at v = 0 only, where every term is log 2 (no
+    counterexample there is a search effort, never a proof for every v)."""
+    def case(N):
+        L, b = dp.training_loss(N, Fraction(0)), 8 * N * N * dp.iv.exp(dp.iv.mpf(-N))
+        if dp.gt(L, b):
+            return Fail(f"v = 0, N = {N}: L = (2N - 1) log 2 = {dp.text(L)} > 8N^2 e^-N = {dp.text(b)} "
+                        "(holds for N <= 3 only); needs e.g. v gamma > N^2", str(N))
+        return None if dp.le(L, b) else Undecided(f"v = 0, N = {N}: the intervals overlap")
+
     with dp.ivdps(60):
-        for N in _top(p):
-            L, b = dp.training_loss(N, Fraction(0)), 8 * N * N * dp.iv.exp(dp.iv.mpf(-N))
-            if dp.gt(L, b):
-                return (
-                    Verdict.REFUTED,
-                    str(N),
-                    (
-                        f"v = 0, N = {N}: L = (2N - 1) log 2 = {dp.text(L)} > 8N^2 "
-                        f"e^-N = {dp.text(b)} (holds for N <= 3 only); needs e.g. "
-                        "v gamma > N^2"
-                    ),
-                )
-    return Verdict.CERTIFIED, "0", "holds at v = 0"
+        return over(_top(p), case, method=Method.SEARCH, fail_method=Method.INTERVAL,
+                    domain=f"v = 0 (the only v tried), {_span(1, p['N_top'])}",
+                    detail="the bound holds at v = 0 for these N")
 
 
-def memorization(p):
+def memorization(p) -> Evidence:
     """1 - prod_{r'>=r} (1 + e^{-2 v gamma/r'})^-1 decreases in v gamma and increases as r decreases."""
     rows = []
+
+    def case(N):
+        f, b = dp.memorization_failure(N, Fraction(N * N)), dp.paper_bound(N)
+        rows.append(f"N={N}: {dp.text(f, 3)}")
+        return _le(f, b, f"N = {N}: failure {dp.text(f)} > {dp.text(b)}", str(N))
+
     with dp.ivdps(60):
-        for N in _top(p):
-            f, b = dp.memorization_failure(N, Fraction(N * N)), dp.paper_bound(N)
-            if not dp.le(f, b):
-                return Verdict.REFUTED, str(N), f"N = {N}: failure {dp.text(f)} > {dp.text(b)}"
-            rows.append(f"N={N}: {dp.text(f, 3)}")
-    return (
-        Verdict.CERTIFIED,
-        "0",
-        (
-            f"every N = 1..{p['N_top']}, every s, every prefix s_:r, every v gamma >= "
-            "N^2 (failure from r = 1 at v gamma = N^2, the worst case, in intervals) "
-            "vs 2N e^-N: " + "; ".join(rows)
-        ),
-    )
+        return over(_top(p), case, method=Method.INTERVAL,
+                    domain=f"{_span(1, p['N_top'])}, each: every s, every prefix s_:r, every v gamma >= N^2",
+                    detail=lambda k: ("failure from r = 1 at v gamma = N^2, the worst case, in intervals, vs "
+                                      "2N e^-N: " + "; ".join(rows)))
 
 
-def memorization_step(p):
-    """'1 - exp(-gamma v/r) >= 1 - exp(-N)' with v gamma > N^2 and r <= 2N - 1, decided exactly."""
-    for N in range(1, p["N_top"] + 1):
+def memorization_step(p) -> Evidence:
+    """'1 - exp(-gamma v/r) >= 1 - exp(-N)' with v gamma > N^2 and r <= 2N - 1, decided exactly. It holds
+    iff v gamma/r >= N; at v gamma = N^2 + 1/1000 that is r <= N, as at every v gamma in (N^2, N^2 +
+    N/(2N - 1)): a failure there is a failure of the step as printed."""
+    def case(Nr):
+        N, r = Nr
         vg = Fraction(N * N) + Fraction(1, 1000)
-        for r in range(1, 2 * N):
-            if vg / r < N:  # e^{-vg/r} > e^{-N}
-                return (
-                    Verdict.REFUTED,
-                    f"{vg / r - N}",
-                    (
-                        f"N = {N}, v gamma = {vg} > N^2, r = {r}: v gamma / r = {vg / r} < N, "
-                        "so 1 - e^(-v gamma/r) "
-                        "< 1 - e^-N (exact); the final bound still holds through Lemma 5.2's factor 2 "
-                        "(e^{-2 v gamma/r} <= e^{-2N^2/(2N-1)} < e^-N)"
-                    ),
-                )
-    return Verdict.CERTIFIED, "0", "holds"
+        if vg / r >= N:  # e^{-vg/r} <= e^{-N}
+            return None
+        return Fail(f"N = {N}, v gamma = {vg} > N^2, r = {r}: v gamma / r = {vg / r} < N, so "
+                    "1 - e^(-v gamma/r) < 1 - e^-N (exact); the final bound still holds through Lemma 5.2's "
+                    "factor 2 (e^{-2 v gamma/r} <= e^{-2N^2/(2N-1)} < e^-N)", f"{vg / r - N}")
+
+    return over(((N, r) for N in _top(p) for r in range(1, 2 * N)), case, method=Method.EXACT,
+                domain=f"{_span(1, p['N_top'])}, every r = 1..2N-1, at v gamma = N^2 + 1/1000",
+                detail="v gamma/r >= N at every case (exact)")
 
 
-def argmax_local(p):
-    """The argmax step keeps every completable state completable, for every (r, h, Delta_r(s), s_{r+1})
-    that a word of D_2N can present: at h = 0 it opens, at h = 2N - r it closes (exact signs)."""
-    count = 0
+def _local_configs(p):
+    """Every (N, r, d, k, h) with Delta_r(s) = d, s_{r+1} = k, height h that a word of D_2N presents."""
     for N in _top(p):
         for r in range(1, 2 * N):
             for d in range(0, min(r, 2 * N - r) + 1):
                 if (d - r) % 2:
                     continue
-                nxts = [k for k, nd in ((0, d + 1), (1, d - 1)) if dyck.completable(N, r + 1, nd)]
-                for k in nxts:
-                    for h in range(0, 2 * N - r + 1, 1):
-                        if (h - r) % 2:
-                            continue
-                        count += 1
-                        S = h - d + G * dp.E_of(k, Fraction(-1))
-                        if S == 0 or (h == 0 and S > 0) or (h == 2 * N - r and S < 0):
-                            return Verdict.REFUTED, str(S), f"N = {N}, r = {r}, h = {h}, Delta = {d}: S = {S}"
-    return (
-        Verdict.CERTIFIED,
-        "0",
-        (
-            f"every N = 1..{p['N_top']}: {count} local configurations (r, h, Delta_r(s), "
-            "s_r+1), no tie, never leaves the completable region (exact)"
-        ),
-    )
+                for k in (k for k, nd in ((0, d + 1), (1, d - 1)) if dyck.completable(N, r + 1, nd)):
+                    for h in range(0, 2 * N - r + 1):
+                        if not (h - r) % 2:
+                            yield N, r, d, k, h
 
 
-def generalization(p):
+def argmax_local(p) -> Evidence:
+    """The argmax step keeps every completable state completable, for every (r, h, Delta_r(s), s_{r+1})
+    that a word of D_2N can present: at h = 0 it opens, at h = 2N - r it closes (exact signs)."""
+    def case(cfg):
+        N, r, d, k, h = cfg
+        S = h - d + G * dp.E_of(k, Fraction(-1))
+        if S == 0 or (h == 0 and S > 0) or (h == 2 * N - r and S < 0):
+            return Fail(f"N = {N}, r = {r}, h = {h}, Delta = {d}: S = {S}", str(S))
+        return None
+
+    return over(_local_configs(p), case, method=Method.ENUMERATION,
+                domain=(f"every local configuration (r, h, Delta_r(s), s_r+1) a word of D_2N presents, "
+                        f"{_span(1, p['N_top'])}"),
+                detail="no tie, never leaves the completable region (exact signs)")
+
+
+def generalization(p) -> Evidence:
     """Every deviation from the argmax costs at most 1/(1 + e^{|v|/r}) (|X| >= |v|/(2r)); the argmax path
     stays completable (argmax_local), so P(fail) <= sum_r 1/(1 + e^{|v|/r}), decreasing in |v|."""
-    if argmax_local(p)[0] != Verdict.CERTIFIED:
-        return Verdict.INCONCLUSIVE, "", "the argmax lemma failed"
+    domain = (f"{_span(1, p['N_top'])}, each: every s in D_2N, every completable prefix, every v <= -2N^2 "
+              "(gamma = -1/2)")
+    lemma = argmax_local(p)
+    if lemma.outcome != "holds" or lemma.domain.empty:
+        return undecided(f"the argmax lemma is not established ({lemma.outcome}, {lemma.domain})",
+                         method=Method.INTERVAL, domain=domain)
     rows = []
+
+    def case(N):
+        u, b = dp.union_bound(N, Fraction(2 * N * N)), dp.paper_bound(N)
+        rows.append(f"N={N}: {dp.text(u, 3)}")
+        if dp.le(u, b):
+            return None  # the union bound only bounds the failure: above 2N e^-N it decides nothing
+        return Undecided(f"N = {N}: union bound {dp.text(u)} is not below {dp.text(b)}")
+
     with dp.ivdps(60):
-        for N in _top(p):
-            u, b = dp.union_bound(N, Fraction(2 * N * N)), dp.paper_bound(N)
-            if not dp.le(u, b):
-                return Verdict.INCONCLUSIVE, str(N), f"N = {N}: union bound {dp.text(u)} exceeds {dp.text(b)}"
-            rows.append(f"N={N}: {dp.text(u, 3)}")
-    return (
-        Verdict.CERTIFIED,
-        "0",
-        (
-            f"every N = 1..{p['N_top']}, every s in D_2N, every completable prefix, "
-            "every v <= -2N^2 (gamma = -1/2): failure <= sum_r 1/(1 + e^(2N^2/r)) "
-            "<= 2N e^-N, intervals: " + "; ".join(rows)
-        ),
-    )
+        return over(_top(p), case, method=Method.INTERVAL, domain=domain,
+                    detail=lambda k: (f"argmax lemma over {lemma.domain.count} local configurations; "
+                                      "failure <= sum_r 1/(1 + e^(2N^2/r)) <= 2N e^-N, intervals: "
+                                      + "; ".join(rows)))
 
 
-def exact_worst(p, deep=False):
-    rows = []
+def _deep_states(N, words):
+    """The number of (s, prefix state) pairs whose state admits a prefix deeper than s."""
+    states = dyck.prefix_states(N)
+    return sum(1 for s in words for r, h in states if (r + h) // 2 > dyck.depth(s))
+
+
+def exact_worst(p, deep=False) -> Evidence:
+    """The exact worst failure over every s in D_2N and prefix state (``deep``: the states admitting a
+    prefix deeper than s) at v = -2N^2, N = 1..N, against 2N e^-N (exhaustive DP in intervals)."""
+    what = "state admitting a prefix deeper than s" if deep else "prefix state"
+    domain = f"every s in D_2N and every {what}, {_span(1, p['N'])}, at v = -2N^2 (gamma = -1/2)"
+    rows, count = [], 0
     with dp.ivdps(60):
         for N in _N(p):
             sc = _scan(N, G, Fraction(-2 * N * N))
@@ -195,150 +214,150 @@ def exact_worst(p, deep=False):
             if w.value is None:
                 rows.append(f"N={N}: no prefix deeper than any s")
                 continue
+            count += _deep_states(N, dyck.dyck_words(N)) if deep else sc.states
+            if dp.gt(w.value, b):
+                return fails(Method.INTERVAL, f"N = {N}: {dp.text(w.value)} > 2N e^-N at {w.where()}",
+                             domain=domain, residual=str(N))
             if not dp.le(w.value, b):
-                return Verdict.REFUTED, str(N), f"N = {N}: {dp.text(w.value)} at {w.where()}"
+                return undecided(f"N = {N}: {dp.text(w.value)} overlaps 2N e^-N", method=Method.INTERVAL,
+                                 domain=domain)
             rows.append(f"N={N}: {dp.text(w.value, 3)} ({mp_ratio(w.value, b)} of the bound) at {w.where()}")
-    what = "states that admit a prefix deeper than s" if deep else "every prefix state"
-    return (
-        Verdict.CERTIFIED,
-        "0",
-        (
-            f"every s in D_2N, N = 1..{p['N']}, {what}, at v = -2N^2 (exact DP, "
-            "intervals): worst failure " + "; ".join(rows)
-        ),
-    )
+    return holds(Method.INTERVAL, domain, count=count,
+                 detail="exact DP, intervals: worst failure " + "; ".join(rows))
 
 
 def mp_ratio(a, b):
     return dp.mp.nstr(dp.mp.mpf(a.b) / dp.mp.mpf(b.a), 3)
 
 
-def sampled_worst(p):
-    rows = []
-    with dp.ivdps(60):
+def sampled_worst(p) -> Evidence:
+    """Seeded words beyond the exhaustive range: each word's every prefix state decided in intervals (a
+    failing word is a certified counterexample; words that hold are samples)."""
+    worst: dict[int, object] = {}
+
+    def words():
         for N in range(p["N"] + 1, p["N_top"] + 1):
-            words = dyck.sampled_words(N, p["samples"], p["seed"])
-            sc = dp.scan(N, words, G, Fraction(-2 * N * N))
-            if not dp.le(sc.all.value, dp.paper_bound(N)):
-                return Verdict.REFUTED, str(N), f"N = {N}: {dp.text(sc.all.value)} at {sc.all.where()}"
-            rows.append(f"N={N}: {dp.text(sc.all.value, 3)}")
-    return (
-        Verdict.CONFIRMED,
-        "0",
-        (
-            f"{p['samples']} words per N (uniform D_2N sampler and the deepest word, "
-            f"numpy default_rng({p['seed']})), N = {p['N'] + 1}..{p['N_top']}, every "
-            "prefix state, v = -2N^2: " + "; ".join(rows)
-        ),
-    )
+            yield from ((N, s) for s in dyck.sampled_words(N, p["samples"], p["seed"]))
+
+    def case(Ns):
+        N, s = Ns
+        w = dp.scan(N, [s], G, Fraction(-2 * N * N)).all
+        if N not in worst or w.value.b > worst[N].b:
+            worst[N] = w.value
+        return _le(w.value, dp.paper_bound(N), f"N = {N}: {dp.text(w.value)} at {w.where()}", str(N))
+
+    with dp.ivdps(60):
+        return over(words(), case, method=Method.SAMPLED, fail_method=Method.INTERVAL,
+                    domain=(f"{p['samples']} seeded words per N (uniform D_2N sampler and the deepest word, "
+                            f"numpy default_rng({p['seed']})), {_span(p['N'] + 1, p['N_top'])}, every prefix "
+                            "state of each, v = -2N^2"),
+                    detail=lambda k: "worst failure per N: " + "; ".join(
+                        f"N={N}: {dp.text(v, 3)}" for N, v in sorted(worst.items())))
 
 
-def threshold_tight(p):
-    """Is -v > 2N^2 needed? Bisection (exact DP per |v|) for the smallest |v| meeting 2N e^-N."""
-    rows, loose = [], None
+def threshold_tight(p) -> Evidence:
+    """Is -v > 2N^2 needed? Bisection (exact DP per |v|) for the smallest |v| meeting 2N e^-N; each
+    bracket [lo, hi] is proven at both ends (fails at lo, holds at hi) and printed rounded outward, so the
+    printed bracket contains the proven one."""
+    rows, loose = [], []
     for N in range(1, p["N_bisect"] + 1):
         lo, hi, sc = dp.min_abs_v(N, list(dyck.dyck_words(N)), Fraction(N * N, 1000))
-        rows.append(
-            f"N={N}: |v|* in [{float(lo):.4g}, {float(hi):.4g}] = {float(hi) / (2 * N * N):.3f} x "
-            f"2N^2" + (f" (fails at {float(lo):.4g}: {sc.all.where()})" if lo else " (holds at v = 0)")
-        )
-        if hi < 2 * N * N and loose is None:
-            loose = N
+        rows.append(f"N={N}: |v|* in {dp.bracket(lo, hi)} = {float(hi) / (2 * N * N):.3f} x 2N^2"
+                    + (f" (fails at the lower end: {sc.all.where()})" if lo else " (holds at v = 0)"))
+        if hi < 2 * N * N:
+            loose.append((lo == 0, N, lo, hi))
+    domain = f"{_span(1, p['N_bisect'])}, every s in D_2N and every prefix state, |v| bisected on [0, 2N^2]"
     if loose:
-        return (
-            Verdict.REFUTED,
-            str(loose),
-            (
-                "the bound already holds (proven, exhaustive DP) at the upper ends, "
-                "below 2N^2, and fails (proven) at the lower ends: " + "; ".join(rows)
-            ),
-        )
-    return Verdict.CERTIFIED, "0", "; ".join(rows)
+        _, N, lo, hi = min(loose)  # a proper threshold (lo > 0) below 2N^2 is the telling witness
+        return fails(Method.INTERVAL, f"N = {N}: the bound already holds (proven, exhaustive DP) at |v| = "
+                     f"{dp.round_decimal(hi, 4, up=True)} < 2N^2 = {2 * N * N}", domain=domain,
+                     count=p["N_bisect"], residual=str(N),
+                     detail=("the bound holds (proven) at the upper ends, below 2N^2, and fails (proven) at "
+                             "the lower ends: " + "; ".join(rows)))
+    return holds(Method.INTERVAL, domain, count=p["N_bisect"], detail="; ".join(rows))
 
 
-def shortest_path(p):
+def shortest_path(p) -> Evidence:
     """Argmax from (r, h): closes (opens) straight to s's stack path, meets it at the earliest r' with
     |h - Delta_r'(s)| <= r' - r, then follows s exactly."""
-    n_states = 0
-    for N in _N(p):
-        for s in dyck.dyck_words(N):
-            D, hs = dp.head_log_odds(s, G, Fraction(-2 * N * N)), [0, *dyck.heights(s)]
-            for r, h in dyck.prefix_states(N):
-                n_states += 1
-                path, tie = dp.greedy(N, D, r, h)
-                meet = next(rr for rr in range(r, 2 * N + 1) if abs(h - hs[rr]) <= rr - r)
-                step = -1 if h > hs[r] else 1
-                ok = (
-                    not tie
-                    and all(path[i] == h + step * i for i in range(meet - r + 1))
-                    and path[meet - r :] == hs[meet:]
-                )
-                if not ok:
-                    return Verdict.REFUTED, "1", f"s = {dyck.show(s)}, (r, h) = ({r}, {h}): heights {path}"
-    return (
-        Verdict.CERTIFIED,
-        "0",
-        (
-            f"every s in D_2N and prefix state, N = 1..{p['N']} ({n_states} cases), "
-            "exact signs at v = -2N^2 (argmax does not depend on |v|)"
-        ),
-    )
+    def cases():
+        for N in _N(p):
+            for s in dyck.dyck_words(N):
+                D, hs = dp.head_log_odds(s, G, Fraction(-2 * N * N)), [0, *dyck.heights(s)]
+                for r, h in dyck.prefix_states(N):
+                    yield N, s, D, hs, r, h
+
+    def case(c):
+        N, s, D, hs, r, h = c
+        path, tie = dp.greedy(N, D, r, h)
+        meet = next(rr for rr in range(r, 2 * N + 1) if abs(h - hs[rr]) <= rr - r)
+        step = -1 if h > hs[r] else 1
+        ok = (not tie and all(path[i] == h + step * i for i in range(meet - r + 1))
+              and path[meet - r:] == hs[meet:])
+        return None if ok else Fail(f"s = {dyck.show(s)}, (r, h) = ({r}, {h}): heights {path}", "1")
+
+    return over(cases(), case, method=Method.ENUMERATION,
+                domain=f"every s in D_2N and every prefix state, {_span(1, p['N'])}",
+                detail="exact signs at v = -2N^2 (argmax does not depend on |v|)")
 
 
-def converse(p):
+GAMMAS = (Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4))
+
+
+def converse(p) -> Evidence:
     """Claim (c), declared reading: for gamma > 0, v gamma = N^2 + 1, every prefix off s's stack path is
     completed validly with probability <= 2N e^-N."""
     rows = []
+
+    def case(gN):
+        g, N = gN
+        w, b = _scan(N, g, (N * N + 1) / g, "valid").off, dp.paper_bound(N)
+        if N == p["N"] or N == 2:
+            rows.append(f"gamma={g}, N={N}: {dp.text(w.value, 3)}")
+        return _le(w.value, b, f"gamma = {g}, N = {N}: P(valid) {dp.text(w.value)} > 2N e^-N at {w.where()}",
+                   f"{g},{N}")
+
     with dp.ivdps(60):
-        for g in (Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4)):
-            for N in range(2, p["N"] + 1):
-                w, b = _scan(N, g, (N * N + 1) / g, "valid").off, dp.paper_bound(N)
-                if not dp.le(w.value, b):
-                    return Verdict.REFUTED, f"{g},{N}", f"gamma = {g}, N = {N}: P(valid) {dp.text(w.value)}"
-                if N == p["N"] or N == 2:
-                    rows.append(f"gamma={g}, N={N}: {dp.text(w.value, 3)}")
-    return (
-        Verdict.CERTIFIED,
-        "0",
-        (
-            f"every s in D_2N, N = 2..{p['N']}, every prefix state with Delta_r(z) != "
-            "Delta_r(s), gamma in {1/4, 1/2, 1, 2, 4} at v gamma = N^2 + 1: max "
-            "P(valid) " + "; ".join(rows)
-        ),
-    )
+        return over(((g, N) for g in GAMMAS for N in range(2, p["N"] + 1)), case, method=Method.INTERVAL,
+                    domain=("every s in D_2N, every prefix state with Delta_r(z) != Delta_r(s), gamma in "
+                            f"{{1/4, 1/2, 1, 2, 4}} x {_span(2, p['N'])}, at v gamma = N^2 + 1"),
+                    detail=lambda k: "max P(valid) " + "; ".join(rows))
 
 
-def sampling_check(p):
-    """Seeded Monte Carlo vs the DP where failure is not tiny (v = -2, gamma = -1/2)."""
-    N, bad = min(p["N"], 4), []
+def sampling_check(p) -> Evidence:
+    """Seeded Monte Carlo vs the DP where failure is not tiny (v = -2, gamma = -1/2): within 5 standard
+    deviations (float64 sampling)."""
+    N = min(p["N"], 4)
     s = next(iter(dyck.dyck_words(N)))
     D = dp.head_log_odds(s, G, Fraction(-2))
     tab = dp.table(N, D)
-    for r, h in dyck.prefix_states(N)[:6]:
+
+    def case(rh):
+        r, h = rh
         exact = float(tab[r][h].a)
         mc = dp.sample_failure(N, D, r, h, 4000, p["seed"])
         sd = max((exact * (1 - exact) / 4000) ** 0.5, 1e-3)
         if abs(mc - exact) > 5 * sd:
-            bad.append((r, h, exact, mc))
-    v = Verdict.REFUTED if bad else Verdict.CONFIRMED
-    return (
-        v,
-        str(len(bad)),
-        (
-            f"s = {dyck.show(s)}, 6 prefix states, 4000 runs each (numpy default_rng("
-            f"{p['seed']})): Monte Carlo within 5 sd of the DP" + (f"; off: {bad}" if bad else "")
-        ),
-    )
+            return Fail(f"state (r, h) = ({r}, {h}): Monte Carlo {mc} vs DP {exact:.6g} (> 5 sd = "
+                        f"{5 * sd:.3g})")
+        return None
+
+    return over(dyck.prefix_states(N)[:6], case, method=Method.FLOAT,
+                domain=f"s = {dyck.show(s)}, the first 6 prefix states (4000 runs each, numpy default_rng("
+                       f"{p['seed']}))",
+                detail="Monte Carlo within 5 sd of the DP")
 
 
-def control(p):
+def control(p) -> Evidence:
     """Deliberately false: failure <= e^{-N^2} at v = -2N^2."""
+    def case(N):
+        w = _scan(N, G, Fraction(-2 * N * N)).all
+        return _le(w.value, dp.iv.exp(dp.iv.mpf(-N * N)),
+                   f"N = {N}: {dp.text(w.value)} > e^-N^2 at {w.where()}", str(N))
+
     with dp.ivdps(60):
-        for N in _N(p):
-            w = _scan(N, G, Fraction(-2 * N * N)).all
-            if dp.gt(w.value, dp.iv.exp(dp.iv.mpf(-N * N))):
-                return Verdict.REFUTED, str(N), f"N = {N}: {dp.text(w.value)} > e^-N^2 at {w.where()}"
-    return Verdict.CERTIFIED, "0", "holds"
+        return over(_N(p), case, method=Method.INTERVAL,
+                    domain=f"every s in D_2N and every prefix state, {_span(1, p['N'])}, at v = -2N^2")
 
 
 def union_step():
@@ -424,6 +443,7 @@ THEOREM = Theorem(
             "Thm 4.1",
             "sum_{r=1}^{2N-1} log(1 + e^{-2 v gamma/r}) < 8 N^2 e^-N",
             loss_bound,
+            reading="our reading",
         ),
         Computed(
             "loss < 8N^2 e^-N with no condition on v (Part D 36)",
@@ -431,6 +451,7 @@ THEOREM = Theorem(
             "Thm 4.1 as printed",
             "the loss bound at v = 0",
             loss_without_v,
+            reading="our reading",
         ),
         Computed(
             "(a) memorization, 1 - 2N e^-N restored (Part D 37)",
@@ -438,6 +459,7 @@ THEOREM = Theorem(
             "Thm 4.1 (a)",
             "P(s_:r -> s) >= 1 - 2N e^-N for v gamma > N^2",
             memorization,
+            reading="corrected",
         ),
         Computed(
             "(a) proof step 1 - e^(-gamma v/r) >= 1 - e^-N (Part D 37)",
@@ -461,7 +483,8 @@ THEOREM = Theorem(
             generalization,
         ),
         SymbolicStep(
-            "2N^2/(2N - 1) - N = N/(2N - 1)", "proof-step", "App. 5.3.1", "per-step cost < e^-N", union_step
+            "2N^2/(2N - 1) - N = N/(2N - 1)", "proof-step", "App. 5.3.1", "per-step cost < e^-N", union_step,
+            reading="our reading",
         ),
         Computed(
             "(b) exact worst failure at v = -2N^2, exhaustive (Part D 38)",
@@ -490,6 +513,7 @@ THEOREM = Theorem(
             "Thm 4.1 (b)",
             "bisection on exact DP values",
             threshold_tight,
+            reading="our reading",
         ),
         Computed(
             "(d) argmax follows the shortest path to s, then s (Part D 40)",
@@ -497,6 +521,7 @@ THEOREM = Theorem(
             "Sec. 4.1",
             "meets s's stack path at the earliest position and follows it",
             shortest_path,
+            reading="our reading",
         ),
         Computed(
             "(c) gamma > 0: off-path prefixes fail w.h.p. (Part D 39)",
@@ -504,12 +529,15 @@ THEOREM = Theorem(
             "Thm 4.1 (c)",
             "declared: P(valid) <= 2N e^-N off s's stack path",
             converse,
+            reading="our reading",
         ),
         Computed(
-            "Monte Carlo agrees with the DP", "identification", "eq. (1)", "seeded sampling", sampling_check
+            "Monte Carlo agrees with the DP", "identification", "eq. (1)", "seeded sampling", sampling_check,
+            reading="experiment",
         ),
         Computed(
-            "control: failure <= e^-N^2 at v = -2N^2", "control", "deliberately false", "too strong", control
+            "control: failure <= e^-N^2 at v = -2N^2", "control", "deliberately false", "too strong", control,
+            reading="our reading",
         ),
     ),
     expect={

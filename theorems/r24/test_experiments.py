@@ -35,7 +35,9 @@ def test_control_bites_and_experiment_is_never_certified():
     assert r.claim("control: D_32 has >= 10^7 words of depth <= 3").verdict == Verdict.REFUTED
     for c in r.claims:
         if c.name.startswith("EXP"):
-            assert c.verdict in (Verdict.CONFIRMED, Verdict.INCONCLUSIVE) and "experiment (seeds" in c.how
+            assert c.verdict in (Verdict.CONFIRMED, Verdict.INCONCLUSIVE)
+            assert "experiment (seeds" in c.scope.domain
+            assert c.scope.reading == "experiment" and c.scope.evidence == "floating point"
 
 
 @pytest.mark.parametrize("attention,value,d", [("uniform", "scalar", 1), ("uniform", "matrix", 3),
@@ -132,3 +134,14 @@ def test_full_run_on_d32():
     assert all(x["v_eff"] < 0 for x in single if x not in fails)
     assert np.mean([x["deep_valid"] for x in many]) < 0.3
     assert min(x["drift_distance"] for x in single + many) > 0.25
+
+
+def test_smallest_experiment_still_has_runs():
+    """seeds = 1, steps = 1: each experiment claim covers its one run (never zero runs), floating point."""
+    r = checked(TID, {"seeds": 1, "steps": 1})
+    for c in r.claims:
+        assert not c.error, (c.name, c.error)
+        if c.verdict in (Verdict.CERTIFIED, Verdict.CONFIRMED):
+            assert c.scope.count != 0, (c.name, c.scope)
+        if c.name.startswith("EXP") and c.verdict == Verdict.CONFIRMED:
+            assert c.scope.count >= 1 and c.scope.evidence == "floating point"

@@ -8,6 +8,7 @@ import pytest
 from proofkit import registry
 from proofkit.posembed import dp, dyck
 from proofkit.testing import checked
+from proofkit.verdict import Verdict
 
 TID = "R24.L5"
 
@@ -32,3 +33,26 @@ def test_nope_argmax_opens_only_at_height_zero():
                 assert (D(r, h) > 0) == (h == 0), (N, r, h)
             path, tie = dp.greedy(N, D, r, h)
             assert not tie and path[-1] == 0 and min(path) >= 0
+
+
+def test_minimum_sizes_certify_nothing_over_an_empty_domain():
+    """n_max = 2 and N_top = 1 (the smallest allowed): every claim still covers a non-empty domain, and the
+    r = 0 loss claim, which decides only where log 2 alone exceeds the bound (N >= 7), is inconclusive."""
+    r = checked(TID, {"n_max": 2, "N_top": 1})
+    for c in r.claims:
+        assert not c.error, (c.name, c.error)
+        if c.verdict in (Verdict.CERTIFIED, Verdict.CONFIRMED):
+            assert c.scope.count != 0, (c.name, c.scope)
+    assert r.claim("loss with an r = 0 term stays < 8N^2 e^-N (Part D 24)").verdict == Verdict.INCONCLUSIVE
+
+
+def test_gamma_half_inequality_holds_as_printed_and_its_token_reading_is_refuted():
+    """Sec. 3.2 prints mu_r >= 1 + 1/n and 'c_r diverges' under its hypothesis: certified exactly; the
+    reading that token sequences show the divergence is refuted (no z != s obeys the hypothesis)."""
+    r = checked(TID)
+    printed = r.claim("gamma = 1/2: mu_r >= 1 + 1/n and c_r diverges (Part D 33)")
+    tokens = r.claim("gamma = 1/2: c_r diverges for a token pair z != s (Part D 33)")
+    assert printed.verdict == Verdict.CERTIFIED and printed.scope.reading == "as printed"
+    assert tokens.verdict == Verdict.REFUTED and not tokens.erratum and tokens.scope.reading == "our reading"
+    catalan = r.claim("C_16 ~ 4^N pi^-1/2 N^-3/2 within 1% (Part D 47)")
+    assert catalan.verdict == Verdict.REFUTED and not catalan.erratum

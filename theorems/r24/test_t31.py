@@ -114,3 +114,31 @@ def test_search_figures(n, t, eps):
           f"refuted {res.refuted}")
     assert res.refuted["gaussian JL"] > 0
     assert res.refuted["shifted one-hot"] == res.satisfied["shifted one-hot"]
+
+
+def test_search_answer_comes_out_where_7_is_vacuous():
+    """n = 2, t = 2: some searched words use one token, so (7) holds vacuously; the claim used to raise
+    on the missing distortion range. The search's certified witness must come out."""
+    c = checked(TID, {"n": 2, "t": 2}).claim("(c) (7) => the bounds (search)")
+    assert not c.error and c.verdict == Verdict.REFUTED and "certified counterexample" in c.how
+    assert "(7) holds" in c.how and c.scope.count > 0
+
+
+def test_minimum_parameters_certify_nothing_over_an_empty_domain():
+    for over in ({"n": 2, "t": 2, "samples": 1}, {"samples": 1}):
+        for c in checked(TID, over).claims:
+            assert not c.error, (c.name, c.error)
+            if c.verdict in (Verdict.CERTIFIED, Verdict.CONFIRMED):
+                assert c.scope.count != 0, (c.name, c.scope)
+
+
+def test_no_jl_success_decides_nothing(monkeypatch):
+    """P1 counts only the draws that satisfy (7): where none does (forced here), the sample is empty and
+    the claim is inconclusive, never confirmed (the JL lemma promises success only with probability)."""
+    from proofkit.evidence import decide
+
+    claim = next(c for c in registry.get(TID).claims if c.name.startswith("P1"))
+    params = registry.get(TID).params.resolve({"samples": 3})
+    monkeypatch.setattr(jl, "satisfies_7", lambda *a: False)
+    d = decide(claim.run(params), claim.reading)
+    assert d.verdict == Verdict.INCONCLUSIVE and d.scope.count == 0 and "empty domain" in d.how

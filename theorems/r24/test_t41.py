@@ -14,6 +14,7 @@ from proofkit.posembed.drops import decide
 from proofkit.posembed.model import Head
 from proofkit.replay import replay
 from proofkit.testing import checked
+from proofkit.verdict import Verdict
 
 TID = "R24.T41"
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,3 +108,45 @@ def test_records_replay():
 def test_exhaustive_N8_and_bisection():
     r = checked(TID, {"N": 8, "N_bisect": 7})
     assert r.as_expected(), [(c.name, c.verdict) for c in r.claims if c.verdict != c.expected]
+
+
+def _nothing_from_an_empty_domain(r):
+    """No claim is certified or confirmed over an empty domain, and none raised."""
+    for c in r.claims:
+        assert not c.error, (c.name, c.error)
+        if c.verdict in (Verdict.CERTIFIED, Verdict.CONFIRMED):
+            assert c.scope.count != 0, (c.name, c.scope)
+
+
+def test_N_1_certifies_nothing_over_an_empty_range():
+    """claim (c) runs over N = 2..N and depth extrapolation needs a prefix deeper than s: at N = 1 both
+    domains are empty (no off-path state, no deeper prefix), so neither is certified."""
+    r = checked(TID, {"N": 1})
+    _nothing_from_an_empty_domain(r)
+    for name in ("(c) gamma > 0: off-path prefixes fail w.h.p. (Part D 39)",
+                 "(b) depth extrapolation: prefixes deeper than s"):
+        c = r.claim(name)
+        assert c.verdict == Verdict.INCONCLUSIVE and c.scope.count == 0 and "empty domain" in c.how, c.how
+    exact = r.claim("(b) exact worst failure at v = -2N^2, exhaustive (Part D 38)")
+    assert exact.verdict == Verdict.CERTIFIED and exact.scope.count > 0
+
+
+def test_N_top_at_or_below_N_confirms_nothing_on_zero_samples():
+    r = checked(TID, {"N_top": 1})
+    _nothing_from_an_empty_domain(r)
+    c = r.claim("(b) sampled words beyond the exhaustive range")
+    assert c.verdict == Verdict.INCONCLUSIVE and c.scope.count == 0 and "N = 7..1 (empty)" in c.scope.domain
+
+
+def test_minimum_parameters_decide_honestly():
+    for over in ({"N_bisect": 1}, {"samples": 1}):
+        _nothing_from_an_empty_domain(checked(TID, over))
+
+
+def test_threshold_brackets_are_rounded_outward():
+    """The printed |v| brackets contain the proven ones (N = 2: [115/64, 461/256]; N = 5 rounds up at the
+    top), so the true thresholds 1.79693... and 31.2005... lie inside them."""
+    how = checked(TID).claim("(b) -v > 2N^2 is the smallest |v| that works (Part D 38)").how
+    assert "N=2: |v|* in [1.796, 1.801]" in how and "N=5: |v|* in [31.17, 31.21]" in how
+    assert dp.bracket(F(115, 64), F(461, 256)) == "[1.796, 1.801]"
+    assert dp.bracket(F(31925, 1024), F(15975, 512), 6) == "[31.1767, 31.2012]"
