@@ -155,6 +155,8 @@ def check(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, dps: 
     order = {c.name: i for i, c in enumerate(theorem.claims)}
     results.sort(key=lambda r: order[r.name])
     for r in results:
+        r.outside = bool(violated)
+    for r in results:
         if r.role == "control" and r.verdict != Verdict.REFUTED:
             flags.append(f"control not biting here: '{r.name}' is {r.verdict} at these parameters, so "
                          "it does not show that its check can fail")

@@ -53,6 +53,8 @@ class Method(str, Enum):
     SAMPLED = "sampled at high precision"
     FLOAT = "floating point"
     SEARCH = "search"
+    #: nothing was computed (an undecided claim: the statement is not given, or not computable here)
+    NONE = "none (nothing computed)"
 
     def __str__(self) -> str:
         return self.value
@@ -60,7 +62,7 @@ class Method(str, Enum):
     @property
     def rigorous(self) -> bool:
         """Whether evidence of this kind proves what it covers (certified), not only samples it."""
-        return self not in (Method.SAMPLED, Method.FLOAT, Method.SEARCH)
+        return self not in (Method.SAMPLED, Method.FLOAT, Method.SEARCH, Method.NONE)
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,8 @@ class Evidence:
             raise ValueError(f"Evidence.domain: expected a proofkit.evidence.Domain, got {self.domain!r}")
         if self.outcome == "fails" and not self.witness:
             raise ValueError("Evidence.witness: a failure needs the witness that fails")
+        if self.outcome != "undecided" and self.method == Method.NONE:
+            raise ValueError("Evidence.method: evidence that holds or fails names how it was computed")
 
 
 def _domain(domain: Domain | str, count: int | None) -> Domain:
@@ -131,9 +135,10 @@ def fails(method: Method, witness: str, *, domain: Domain | str, count: int | No
     return Evidence("fails", method, _domain(domain, count), str(residual), detail, witness, certificate)
 
 
-def undecided(reason: str, *, method: Method = Method.SEARCH, domain: Domain | str = "nothing decided",
+def undecided(reason: str, *, method: Method = Method.NONE, domain: Domain | str = "nothing decided",
               count: int | None = None, residual: str = "") -> Evidence:
-    """The computation could not decide (``reason``: undefined as printed, not converged, ...)."""
+    """The computation could not decide (``reason``: undefined as printed, not converged, not given by
+    the paper, ...); ``method`` names what was tried, if anything."""
     return Evidence("undecided", method, _domain(domain, count), str(residual), reason)
 
 

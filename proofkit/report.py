@@ -61,6 +61,8 @@ def theorem_detail(r: TheoremResult) -> str:
         res = f" residual {c.residual}" if c.residual and len(c.residual) < 40 else ""
         note = f"; {c.note}" if c.note else ""
         kind = "; erratum: false as printed" if c.erratum else \
+            "; refuted outside the theorem's assumptions, no erratum" if c.outside and not c.error \
+            and c.verdict == Verdict.REFUTED and c.role != "control" else \
             f"; {c.scope.reading} refuted, no erratum" if c.verdict == Verdict.REFUTED and c.scope \
             and c.role != "control" and not c.error else ""
         out.append(f"  [{c.label}] {c.name} ({c.role}{note}{kind}){res}{flag}")

@@ -43,7 +43,7 @@ def summary_lines() -> list[str]:
                         .params.get(k).default) or "defaults"
         findings = sum(c.erratum for c in r.claims)
         readings = sum(c.verdict == Verdict.REFUTED and c.role != "control" and not c.erratum
-                       and not c.error for c in r.claims)
+                       and not c.outside and not c.error for c in r.claims)
         lines.append(f"check   {r.id:8s} [{sets}] {r.label} (dps {r.dps}, seed {r.seed}, {findings} "
                      f"refuted as printed, {readings} readings refuted, {len(r.errata)} relation errata)")
     for f in _FALSIFY.values():

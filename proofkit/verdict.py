@@ -64,6 +64,8 @@ class ClaimResult:
     scope: Any = None
     error: str = ""
     certificate: Any = None
+    #: the parameters violate the theorem's assumptions: a refutation here is no erratum of the paper
+    outside: bool = False
 
     @property
     def label(self) -> str:
@@ -72,10 +74,11 @@ class ClaimResult:
 
     @property
     def erratum(self) -> bool:
-        """A refuted statement as the paper prints it (not a control, not a reading of proofkit's)."""
+        """A refuted statement as the paper prints it (not a control, not a reading of proofkit's), at
+        parameters that satisfy the theorem's assumptions."""
         reading = getattr(self.scope, "reading", "as printed")
-        return (not self.error and self.verdict == Verdict.REFUTED and self.role != "control"
-                and reading == "as printed")
+        return (not self.error and not self.outside and self.verdict == Verdict.REFUTED
+                and self.role != "control" and reading == "as printed")
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)

@@ -101,6 +101,8 @@ def finding(claim: ClaimResult) -> str:
     if claim.error or claim.verdict != Verdict.REFUTED or claim.role == "control":
         return ""
     reading = getattr(claim.scope, "reading", "as printed")
+    if claim.outside:
+        return f"{reading} refuted outside the assumptions"
     return "erratum" if claim.erratum else f"{reading} refuted"
 
 
