@@ -17,7 +17,7 @@ import mpmath as mp
 import numpy as np
 
 from . import activation as act
-from . import certify_symbolic, progress, record
+from . import certify_symbolic, known, progress, record
 from .backend import FLOAT64, MP, mp_abs_max, mp_str
 from .certify_model import certificate, certify_exact, certify_model  # noqa: F401 (certify_model: API)
 from .check import Fitted, local_id, reduce_learner
@@ -167,9 +167,11 @@ def shrink_witness(problem: Problem, theta: np.ndarray,
 
 def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str, Any] | None = None,
             *, dps: int = 60, seed: int = 0, restarts: int = 4, shrink: bool = True,
-            out_dir: Path | None = None) -> FalsifyResult:
+            out_dir: Path | None = None, known_folder: Path | None = None) -> FalsifyResult:
     """Search for a counterexample under the variant (assumptions dropped and/or parameters set);
-    ``shrink`` also searches smaller dimensions and keeps the smallest that still fails."""
+    ``shrink`` also searches smaller dimensions and keeps the smallest that still fails. With
+    ``known_folder``, the stored records there that bear on the request are replayed first
+    (:mod:`proofkit.known`) and the first that reproduces is the answer, without a search."""
     t0 = time.perf_counter()
     dps = effective_dps(dps)
     changes: dict[str, Any] = {}
@@ -184,12 +186,23 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
                     + (f" ({assumption.note})" if assumption.note else ""),
                 elapsed_s=time.perf_counter() - t0)
         changes.update(assumption.drop)
-    changes.update(overrides or {})
+    explicit = dict(overrides or {})
+    changes.update(explicit)
     params = theorem.params.resolve(changes)
     defaults = theorem.params.defaults()
     overrides = {k: v for k, v in params.items() if v != defaults[k]}
     dropped = sorted(set(drops) | set(theorem.violated(params)))
     base = dict(theorem=theorem.id, params=params, dropped=dropped, seed=seed, dps=dps)
+    if known_folder is not None:
+        progress.stage(f"{theorem.id}: replaying stored counterexamples first")
+        hit = known.first_reproducing(theorem, set(dropped), dict(explicit or {}), known_folder)
+        if hit is not None:
+            passed = f"; passed over {', '.join(hit.passed_over)}" if hit.passed_over else ""
+            return FalsifyResult(
+                found=True, verdict=Verdict.REFUTED, record_path=str(hit.path), record=hit.data,
+                certified=hit.certified, how=hit.how, elapsed_s=time.perf_counter() - t0,
+                effort=f"known counterexample replayed first ({hit.why}): {hit.path.name} reproduces; "
+                       f"no search run{passed}", **base)
     if theorem.falsifier is not None:
         progress.stage(f"{theorem.id} search: the theorem's own falsifier"
                        + (f" (dropped {', '.join(dropped)})" if dropped else ""))

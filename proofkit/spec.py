@@ -320,6 +320,10 @@ class Theorem:
     given: tuple[tuple[str, sp.Basic], ...] = field(default=(), kw_only=True)
     #: LaTeX for symbols whose names do not print well (e.g. ``At`` -> ``\tilde{A}``)
     latex_names: Mapping[sp.Basic, str] = field(default_factory=dict, kw_only=True)
+    #: theorems whose stored records refute this one once the named assumptions of this theorem are
+    #: dropped: (other theorem id, assumption ids of this theorem its records' setting violates); falsify
+    #: replays them before it searches (:mod:`proofkit.known`)
+    refuted_by: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), kw_only=True)
 
     def statement_parts(self, dropped: Iterable[str] = ()) -> Statement:
         """The statement with the hypotheses of ``dropped`` assumptions left out (their conjuncts)."""

@@ -279,6 +279,8 @@ THEOREM = Theorem(
     paper=PaperRef("Ahuja & Mansouri 2024 (arXiv 2402.04875v1)",
                    "Sec. 2.2 / App. A, Theorem 2, Assumption 3", "(23)-(36), (59)", "ahuja2024provable"),
     latex_names={kt: r"\tilde{k}", X_le_i: r"X_{\leq i}", pair_cube: r"[0,1]^{2n}"},
+    # the ball example (Sec. 2) satisfies Theorem 2's other hypotheses; its pair marginal is a disc
+    refuted_by=(("AM24.EX1", ("H1.pair-support",)),),
     params=ParamSpace((
         param_T(3), param_supervision(), param_activation(),
         Param("n", int, 2, "token dimension", min=1, max=3),
