@@ -172,6 +172,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep the given dimensions (by default a counterexample is searched at smaller ones)")
     s.add_argument("--expect-counterexample", action="store_true",
                    help="for scripts: exit 0 iff a counterexample is found (1 when none is)")
+    s.add_argument("--known", default=None, metavar="DIR",
+                   help="stored records replayed before the search (default: the source tree's "
+                        "counterexamples/, else ./counterexamples); the first that bears on the drop and "
+                        "reproduces is the answer")
+    s.add_argument("--no-known", action="store_true",
+                   help="search without replaying stored records first")
     common(s)
     s = _command(sub, "scan", "verdict per parameter value and the threshold")
     s.add_argument("id", help="theorem id (see proofkit list)")
@@ -308,15 +314,19 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_falsify(args: argparse.Namespace) -> int:
     from .falsify import falsify
+    from .publish import records
 
     thm = registry.get(args.id)
     for aid in args.drop:
         thm.assumption(aid)
     overrides = thm.params.parse_sets(args.set)
     out_dir = prepare_folder(args.out, "--out", create=True)  # before the search: a bad --out costs nothing
+    if args.no_known and args.known is not None:
+        raise InputError("--known", "no --known DIR with --no-known", args.known)
+    known_folder = None if args.no_known else records.folder(args.known)
     try:
         res = falsify(thm, args.drop, overrides, dps=args.dps, seed=args.seed,
-                      shrink=not args.no_shrink, out_dir=out_dir)
+                      shrink=not args.no_shrink, out_dir=out_dir, known_folder=known_folder)
     except RecordWriteError as exc:  # the search finished: never lose its result silently
         if exc.saved is None:
             print(exc.text, end="")

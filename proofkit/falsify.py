@@ -198,11 +198,21 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
         hit = known.first_reproducing(theorem, set(dropped), dict(explicit or {}), known_folder)
         if hit is not None:
             passed = f"; passed over {', '.join(hit.passed_over)}" if hit.passed_over else ""
+            layout: dict[str, tuple[int, ...]] = {}
+            if hit.data["kind"] == "model" and hit.data["theorem"] == theorem.id:  # its parameter blocks
+                rparams = theorem.params.resolve(hit.data["overrides"])
+                layout = dict(build_problem(theorem, rparams, seed=seed, dps=dps).learned.layout)
+                base.update(params=rparams)
+            path = hit.path  # written to out_dir as well when that is another folder
+            if out_dir is not None and out_dir.resolve() != hit.path.parent.resolve():
+                path = record.write(hit.data, out_dir)
             return FalsifyResult(
-                found=True, verdict=Verdict.REFUTED, record_path=str(hit.path), record=hit.data,
+                found=True, verdict=Verdict.REFUTED, record_path=str(path), record=hit.data,
                 certified=hit.certified, how=hit.how, elapsed_s=time.perf_counter() - t0,
                 effort=f"known counterexample replayed first ({hit.why}): {hit.path.name} reproduces; "
-                       f"no search run{passed}", **base)
+                       f"no search run{passed}",
+                details={"known_theorem": hit.data["theorem"], "known_params": hit.data["params"]},
+                layout=layout, **base)
     if theorem.falsifier is not None:
         progress.stage(f"{theorem.id} search: the theorem's own falsifier"
                        + (f" (dropped {', '.join(dropped)})" if dropped else ""))

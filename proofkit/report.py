@@ -299,7 +299,12 @@ def falsify_text(res: FalsifyResult, thm: Theorem, sets: Mapping[str, Any], drop
     if res.found:
         if res.record_path:
             out.append(f"  counterexample: {res.record_path}  (check it: proofkit replay {res.record_path})")
-        out.append(f"  at {_at(thm, res.params)}")
+        linked = res.details.get("known_theorem")
+        if linked and linked != thm.id:  # a linked theorem's record: its own setting, not this one's
+            setting = ", ".join(f"{k}={v}" for k, v in res.details.get("known_params", {}).items())
+            out.append(f"  at the setting of {linked}'s record: {setting}")
+        else:
+            out.append(f"  at {_at(thm, res.params)}")
         blocks = res.learned()
         if blocks:
             out.append("  learned model h (zero training risk, differs from f beyond training):")

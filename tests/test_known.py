@@ -51,3 +51,17 @@ def test_a_record_that_no_longer_replays_is_passed_over_and_named(tmp_path):
     (tmp_path / L1).write_text(record.canonical(record.finalize(data)), encoding="utf-8")
     thm = registry.get("AM24.L1")
     assert known.first_reproducing(thm, set(data["dropped"]), {}, tmp_path) is None
+
+
+def test_the_cli_replays_known_records_by_default(capsys, tmp_path):
+    from proofkit.testing import run_cli
+
+    shutil.copy(STORED / EX1, tmp_path / EX1)
+    code, out, _ = run_cli(capsys, "falsify", "AM24.T2", "--drop", "H1.pair-support", "--known",
+                           str(tmp_path), "--out", str(tmp_path / "out"), "--json")
+    res = json.loads(out)
+    assert code == 1 and res["found"] and res["certified"] and "known counterexample" in res["effort"]
+    assert (tmp_path / "out" / EX1).read_bytes() == (STORED / EX1).read_bytes()
+    code, out, err = run_cli(capsys, "falsify", "AM24.T2", "--drop", "H1.pair-support", "--known",
+                             str(tmp_path), "--no-known")
+    assert code == 2 and out == "" and "--known" in err
