@@ -5,6 +5,7 @@ network disagrees with the interpreter (HYB24.T9's dropped assumptions). Witness
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -13,6 +14,7 @@ from ..spec import WitnessOutcome
 from .compiler import Mismatch, compile_program, smallest_failure
 from .interp import evaluate
 from .ir import Program
+from .network import Network
 from .parser import parse
 
 #: variant -> (compiler knobs, arithmetic, positional offset)
@@ -61,6 +63,22 @@ def search(program: Program, variant: str, enum_len: int = 6) -> tuple[Mismatch 
 CLAIM = "compiled network equals the program"
 
 
+def certificate_data(net: Network, variant: str, text: str, found: Mismatch) -> dict[str, Any]:
+    """The kernel's ``network-disagreement`` data (proofkit/kernel/crasp.py, docs/trust.md): the compiled
+    weights as exact strings, how they are run under the variant (arithmetic, offset, softmax base), the
+    program text, the word, the position and both verdicts; the kernel re-derives both verdicts itself."""
+    obj = json.loads(net.to_json())
+    layers = [{"heads": lay["heads"]} | ({"mlp": lay["mlp"]} if lay["mlp"] is not None else {})
+              for lay in obj["layers"]]
+    _, precision, offset = VARIANTS[variant]
+    return {"kind": "network-disagreement", "variant": variant, "program": text, "word": " ".join(found.word),
+            "position": found.position, "arithmetic": precision, "offset": offset,
+            "base": "N" if net.base is None else str(net.base),
+            "network": {"alphabet": obj["alphabet"], "width": len(obj["dims"]), "E": obj["E"],
+                        "pos": obj["pos"], "layers": layers, "U": obj["U"]},
+            "network_output": found.got, "program_output": found.expected}
+
+
 class CompilerFalsifier:
     """The falsifier of HYB24.T9: search programs (texts) under the variant named by the parameters."""
 
@@ -84,8 +102,9 @@ class CompilerFalsifier:
                 how = (f"exact: the compiled network under '{variant}' says {found.got} where the "
                        f"interpreter says {found.expected}, on {word or 'the empty string'!r} "
                        f"(length {len(found.word)}) of {name}")
+                net = compile_program(program, **VARIANTS[variant][0])
                 return WitnessOutcome(True, f"{total} words over {len(tried)} programs", witness, how, True,
-                                      CLAIM)
+                                      CLAIM, certificate_data(net, variant, text, found))
         return WitnessOutcome(False, f"{total} words (all up to length {self.enum_len} plus pumping families "
                                      f"a^k v, a^k b^j) over {len(tried)} programs: {', '.join(tried)}", None,
                               f"no failing string under '{variant}'", False, CLAIM)

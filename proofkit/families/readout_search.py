@@ -29,6 +29,7 @@ from typing import Any
 
 import sympy as sp
 
+from proofkit import closed_form_data
 from proofkit.families.readout import (
     KeyInteraction,
     Model,
@@ -157,9 +158,29 @@ def _family(p: Mapping[str, Any]) -> Witness | None:
     return None
 
 
-def _outcome(found: bool, witness: dict[str, str] | None, how: str) -> WitnessOutcome:
+def _outcome(found: bool, witness: dict[str, str] | None, how: str,
+             data: dict[str, Any] | None = None) -> WitnessOutcome:
     """Witnesses are decided exactly, so a found one is certified; it refutes the conclusion."""
-    return WitnessOutcome(found, EFFORT, witness, how, found, CONCLUSION)
+    return WitnessOutcome(found, EFFORT, witness, how, found, CONCLUSION, data)
+
+
+#: supports the kernel's closed-form-witness kind describes (token box [0,1], sorted, the cut)
+KERNEL_SUPPORTS = ("cube", "sorted", "cut")
+
+
+def certificate(p: Mapping[str, Any], w: Witness, gap: sp.Expr) -> dict[str, Any] | None:
+    """The kernel's ``closed-form-witness`` data (docs/trust.md), None where the kernel has no description
+    of the keys or support."""
+    if p["keys"] not in ("causal", "diagonal") or p["support"] not in KERNEL_SUPPORTS:
+        return None
+    T = p["T"]
+    sup = closed_form_data.support(("0", "1"), sorted_=p["support"] == "sorted",
+                                   sums=[(range(1, T), str(cut_cap(T)))] if p["support"] == "cut" else ())
+    f = truth(p)
+    base = f.base if isinstance(f, KeyInteraction) else f
+    return closed_form_data.data(p["keys"], bool(p["residual"]), closed_form_data.pair_model(
+        w.learner.omega, w.learner.psi), closed_form_data.pair_model(base.omega, base.psi), sup,
+        supervised(p), w.tokens, gap, f.order if isinstance(f, KeyInteraction) else None)
 
 
 def why_empty(p: Mapping[str, Any]) -> str:
@@ -206,7 +227,7 @@ def search(p: Mapping[str, Any]) -> WitnessOutcome:
            f"{L} on the whole training support ({w.why}); at length {t_test} ({kind}) with tokens "
            f"{[str(x) for x in w.tokens]}: h - f = {sp.sstr(gap)} (~{sp.N(gap, 6)}), certified non-zero"
            + outside_class(p))
-    return _outcome(True, witness, how)
+    return _outcome(True, witness, how, certificate(p, w, gap))
 
 
 def outside_class(p: Mapping[str, Any]) -> str:

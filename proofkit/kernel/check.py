@@ -17,7 +17,7 @@ from typing import Any
 
 import flint
 
-from . import enumeration, identity, krawczyk, linear, pooled
+from . import closed_form, crasp, enumeration, identity, krawczyk, limit, linear, pooled
 from .core import (
     CHECKED,
     FAILED,
@@ -58,6 +58,9 @@ KINDS: dict[str, Callable[[Any], str]] = {
     "identity": identity.check_identity,
     "pooled-exact": pooled.check_pooled,
     "enumeration": enumeration.check_enumeration,
+    "limit-transformer": limit.check_limit,
+    "network-disagreement": crasp.check_network_disagreement,
+    "closed-form-witness": closed_form.check_closed_form,
 }
 
 
@@ -141,6 +144,15 @@ def _tie(rec: dict[str, Any], data: dict[str, Any]) -> None:
     kind = data["kind"]
     if kind == "enumeration":
         enumeration.tie_witness(rec, data)
+        return
+    if kind == "network-disagreement":
+        crasp.tie_witness(rec, data)
+        return
+    if kind == "limit-transformer":
+        limit.tie_witness(rec, data)
+        return
+    if kind == "closed-form-witness":
+        closed_form.tie_witness(rec, data)
         return
     if rec.get("kind") != "model":
         raise Reject("certificate.data", f"a {kind} certificate belongs to a model record")

@@ -221,7 +221,19 @@ def decide(variant: str, N: int, seed: int) -> WitnessOutcome:
                f"rebuilt at every N with the same tau, Delta, L', p")
     else:
         how = f"{head}; largest separation found {float(gap):.6g} <= delta + eps_N: none found"
-    return WitnessOutcome(found, effort, witness, how, found, CLAIM)
+    data = _certificate(f, g, p, x, witness) if witness is not None else None
+    return WitnessOutcome(found, effort, witness, how, found, CLAIM, data)
+
+
+def _certificate(f: LimitTransformer, g: LimitTransformer, p: int | None, x: Any,
+                 witness: dict[str, str]) -> dict[str, Any]:
+    """The kernel's ``limit-transformer`` data (docs/trust.md): both models, the precision, the string
+    (tokens, or prefix counts and suffix), the separation's lower bound, N and the stated agreement."""
+    string = {"tokens": "".join(x)} if isinstance(x, tuple) else \
+        {"prefix": {t: str(c) for t, c in x.prefix}, "suffix": "".join(x.suffix)}
+    return {"kind": "limit-transformer", "f": to_dict(f), "g": to_dict(g),
+            "p": "infinity" if p is None else p, "string": string,
+            "gap_lower": witness["gap_lower"], "N": int(witness["N"]), "delta_upper": witness["delta_upper"]}
 
 
 def _num(v: Any) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 import sympy as sp
 from sympy import Eq, Symbol
 
+from proofkit import closed_form_data
 from proofkit.evidence import Evidence, Method, fails, holds, undecided
 from proofkit.params import Param, ParamSpace
 from proofkit.predicates import RegularClosed, supp
@@ -194,6 +195,20 @@ def control_corner(p: Mapping[str, Any]) -> Evidence:
                  residual=sp.sstr(d2 - QUARTER))
 
 
+def bump_certificate(T: int) -> dict[str, Any]:
+    """The kernel's ``closed-form-witness`` data (docs/trust.md): sigmoid(sum_{j<=i} psi + x_i) with
+    psi = a b + g vs phi = a b, zero risk on every prefix of D (tokens in [0,1], the ball constraint), the
+    gap at (0, 1) in balls."""
+    a, b = closed_form_data.A, closed_form_data.B
+    xs = [sp.Integer(0), sp.Integer(1)]
+    sigmoid = {"op": "sigmoid", "args": [{"var": "s"}]}
+    gap = sum(1 / (1 + sp.exp(-_pre(psi, xs))) * sgn for psi, sgn in
+              ((lambda x, y: x * y + bump(x, y), 1), (lambda x, y: x * y, -1)))
+    return closed_form_data.data("diagonal", True, (sigmoid, a * b + bump(a, b)), (sigmoid, a * b),
+                                 closed_form_data.support(("0", "1"), balls=[("1/2", "1/4")]),
+                                 range(1, T + 1), xs, gap)
+
+
 class BallFalsifier:
     """``falsify``: the Theorem 2 counterexample on D as a witness record (exact, deterministic)."""
 
@@ -207,7 +222,7 @@ class BallFalsifier:
                    "gap": ev.residual} if found else None
         how = f"exact, every T >= 2: {ev.witness}" if found else ev.detail
         return WitnessOutcome(found, "one closed-form witness (the bump g off the disc)", witness, how,
-                              found, T2_FAILS)
+                              found, T2_FAILS, bump_certificate(params["T"]) if found else None)
 
     def replay(self, witness: Mapping[str, str]) -> WitnessOutcome:
         """The search at the T a record names."""
