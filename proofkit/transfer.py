@@ -231,9 +231,30 @@ HOW_EMPTY = ("exact (sympy rationals): every candidate is non-zero on some piece
              "evaluated grad d = 0 at the anchor and at the probe points of every piece")
 
 
-def _outcome(found: bool, effort: str, witness: dict[str, str] | None, how: str) -> WitnessOutcome:
-    """Every decision here is exact (sympy rationals), so a found witness is certified."""
-    return WitnessOutcome(found, effort, witness, how, found, CLAIM)
+def _outcome(found: bool, effort: str, witness: dict[str, str] | None, how: str,
+             data: dict[str, Any] | None = None) -> WitnessOutcome:
+    """Every decision here is exact (sympy rationals), so a found witness is certified; ``data`` is its
+    kernel certificate (:func:`certificate_data`)."""
+    return WitnessOutcome(found, effort, witness, how, found, CLAIM, data)
+
+
+def certificate_data(region: Region, h: Hinge, pt: Point, grad: tuple[sp.Expr, sp.Expr]) -> dict[str, Any]:
+    """The kernel's ``hinge-vanishing`` data (docs/trust.md): the region's pieces, the hinge, the point
+    and the gradient, every number an exact rational string."""
+    def q(v: Any) -> str:
+        return str(sp.Rational(v))
+
+    pieces: list[dict[str, Any]] = []
+    for piece in region.pieces:
+        if isinstance(piece, Disc):
+            pieces.append({"disc": [q(piece.cx), q(piece.cy), q(piece.r)]})
+        elif isinstance(piece, Box):
+            pieces.append({"box": [q(piece.x0), q(piece.x1), q(piece.y0), q(piece.y1)]})
+        else:
+            pieces.append({"segment": [[q(v) for v in piece.p], [q(v) for v in piece.q]]})
+    return {"kind": "hinge-vanishing", "region": region.name, "pieces": pieces,
+            "anchor": [q(v) for v in h.anchor], "direction": [q(v) for v in h.direction], "p": h.p,
+            "c": q(h.c), "point": [q(v) for v in pt], "grad": [q(v) for v in grad]}
 
 
 def search_region(region: Region) -> WitnessOutcome:
@@ -252,7 +273,8 @@ def search_region(region: Region) -> WitnessOutcome:
         if verdict == "found":
             effort = f"{tried} of {len(seg) + len(bnd)} {family}"
             witness = _witness(region, h, pt, grad)
-            return _outcome(True, effort, witness, _how_found(pt, grad))
+            return _outcome(True, effort, witness, _how_found(pt, grad),
+                            certificate_data(region, h, pt, grad))
         counts[verdict] += 1
     effort = (f"{len(seg) + len(bnd)} of {len(seg) + len(bnd)} {family}; {counts['nonzero']} "
               f"non-zero on X, {counts['flat']} zero on X with zero gradient on X")
@@ -322,7 +344,7 @@ def replay(witness: Mapping[str, str]) -> WitnessOutcome:
         return _outcome(False, effort, None, "exact: d is non-zero on some piece of X")
     if all(g == 0 for g in grad):
         return _outcome(False, effort, None, f"exact: grad d = 0 at ({_pair(pt)})")
-    return _outcome(True, effort, recomputed, _how_found(pt, grad))
+    return _outcome(True, effort, recomputed, _how_found(pt, grad), certificate_data(region, h, pt, grad))
 
 
 @dataclass(frozen=True)

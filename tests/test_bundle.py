@@ -96,13 +96,13 @@ def test_verify_reproduces_every_field_verdict_and_record(run, tmp_path, built):
     assert out.count("[reproduces]") == len(parts) + 1 + claims + records
     sha = built["pins"]["theorem_file"]["sha256"]
     assert f"pins: theorem file am24/l1_lemma.py (sha256 {sha[:16]}" in out
-    assert f"kernel [not re-checked] record {built['records'][0]['file']}" in out  # the kernel ran on it
+    assert f"kernel [checked] record {built['records'][0]['file']}" in out  # the kernel re-checked it
     assert f"re-run: proofkit check {CHEAP} --seed 0 --dps 60" in out
     code, out, _ = run("verify-bundle", str(path), "--json")
     res = json.loads(out)
     formats.validate("verify-bundle", res)
     assert code == 0 and res["reproduces"] is True and res["status"] == "ok"
-    assert [k["status"] for k in res["kernel"]] == ["not re-checked"]
+    assert [k["status"] for k in res["kernel"]] == ["checked"]
 
 
 def test_bundle_pins_theorem_file_version_and_true_model(built):

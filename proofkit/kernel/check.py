@@ -17,7 +17,7 @@ from typing import Any
 
 import flint
 
-from . import closed_form, crasp, enumeration, identity, krawczyk, limit, linear, pooled
+from . import closed_form, crasp, enumeration, hinge, identity, krawczyk, limit, linear, pooled
 from .core import (
     CHECKED,
     FAILED,
@@ -61,6 +61,7 @@ KINDS: dict[str, Callable[[Any], str]] = {
     "limit-transformer": limit.check_limit,
     "network-disagreement": crasp.check_network_disagreement,
     "closed-form-witness": closed_form.check_closed_form,
+    "hinge-vanishing": hinge.check_hinge,
 }
 
 
@@ -153,6 +154,9 @@ def _tie(rec: dict[str, Any], data: dict[str, Any]) -> None:
         return
     if kind == "closed-form-witness":
         closed_form.tie_witness(rec, data)
+        return
+    if kind == "hinge-vanishing":
+        hinge.tie_witness(rec, data)
         return
     if rec.get("kind") != "model":
         raise Reject("certificate.data", f"a {kind} certificate belongs to a model record")
