@@ -19,8 +19,9 @@ _FUNCS = {sp.exp: "exp", sp.log: "log", sp.sinh: "sinh", sp.asinh: "asinh"}
 
 def tree(e: Any) -> Any:
     """A sympy expression as the kernel's tree: fraction strings, {"var"}, {"op", "args"[, "exponent"]}.
-    ValueError for anything the kernel does not evaluate."""
-    e = sp.sympify(e)
+    ValueError for anything the kernel does not evaluate. Strict: sympy objects and numbers only, never
+    text (a string would be parsed)."""
+    e = sp.sympify(e, strict=True)
     if e.is_Rational:
         return str(Fraction(int(e.p), int(e.q)))
     if e.is_Symbol:
@@ -81,7 +82,7 @@ def data(keys: str, residual: bool, learner: tuple[Any, Any], truth: tuple[Any, 
                 "psi": m[1] if isinstance(m[1], dict) else tree(m[1])}
     out = {"kind": "closed-form-witness", "keys": keys, "residual": residual, "learner": model(learner),
            "truth": model(truth), "support": sup, "lengths": list(lengths),
-           "witness": [str(Fraction(str(x))) for x in witness], **gap_fields(sp.sympify(gap))}
+           "witness": [str(Fraction(str(x))) for x in witness], **gap_fields(sp.sympify(gap, strict=True))}
     if key_order is not None:
         out["truth"]["key_order"] = key_order
     return out

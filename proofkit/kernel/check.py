@@ -65,6 +65,16 @@ KINDS: dict[str, Callable[[Any], str]] = {
 }
 
 
+#: kinds of witness records, each tied to its record by its own module (model kinds are tied below)
+WITNESS_TIES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
+    "enumeration": enumeration.tie_witness,
+    "network-disagreement": crasp.tie_witness,
+    "limit-transformer": limit.tie_witness,
+    "closed-form-witness": closed_form.tie_witness,
+    "hinge-vanishing": hinge.tie_witness,
+}
+
+
 def check_certificate(data: Any, source: str = "certificate", field: str = "certificate.data") -> Result:
     """Re-check one structured certificate (``{"kind": ..., ...}``) from its data alone."""
     kind = data.get("kind") if isinstance(data, dict) else None
@@ -143,20 +153,8 @@ def _tie(rec: dict[str, Any], data: dict[str, Any]) -> None:
     exactly), its lengths the record's training lengths, its readout the record's activation."""
     params = rec.get("params", {})
     kind = data["kind"]
-    if kind == "enumeration":
-        enumeration.tie_witness(rec, data)
-        return
-    if kind == "network-disagreement":
-        crasp.tie_witness(rec, data)
-        return
-    if kind == "limit-transformer":
-        limit.tie_witness(rec, data)
-        return
-    if kind == "closed-form-witness":
-        closed_form.tie_witness(rec, data)
-        return
-    if kind == "hinge-vanishing":
-        hinge.tie_witness(rec, data)
+    if kind in WITNESS_TIES:
+        WITNESS_TIES[kind](rec, data)
         return
     if rec.get("kind") != "model":
         raise Reject("certificate.data", f"a {kind} certificate belongs to a model record")
