@@ -17,7 +17,7 @@ import mpmath as mp
 import numpy as np
 
 from . import activation as act
-from . import certify_symbolic, known, progress, record
+from . import certify_symbolic, constructions, known, progress, record
 from .backend import FLOAT64, MP, mp_abs_max, mp_str
 from .certify_model import certificate, certify_exact, certify_model  # noqa: F401 (certify_model: API)
 from .check import Fitted, local_id, reduce_learner
@@ -235,17 +235,21 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
         overrides = {k: v for k, v in params.items() if v != defaults[k]}
         base.update(params=params)
         problem = outcome.problem
-        theta = problem.learned.canonicalize(outcome.theta, problem.true_theta(MP), MP)
-        progress.stage(f"{theorem.id}: shrinking the witness sequence and simplifying the learner")
-        X, gap, kind = shrink_witness(problem, theta, outcome.seqs)
-        simple = simplify_numbers(problem, theta, X, outcome.tol)
-        learned = simple if simple is not None else [mp_str(v, dps) for v in theta]
-        if simple is not None:
-            theta = MP.asarray(np.asarray(simple, dtype=object))
-            gap = max_gap(problem, theta, [X[None]])
+        if outcome.exact is not None:  # a closed-form construction: kept exact, never rounded
+            theta, learned = outcome.theta, list(outcome.exact)
+            X, gap, kind = shrink_witness(problem, theta, outcome.seqs)
+        else:
+            theta = problem.learned.canonicalize(outcome.theta, problem.true_theta(MP), MP)
+            progress.stage(f"{theorem.id}: shrinking the witness sequence and simplifying the learner")
+            X, gap, kind = shrink_witness(problem, theta, outcome.seqs)
+            simple = simplify_numbers(problem, theta, X, outcome.tol)
+            learned = simple if simple is not None else [mp_str(v, dps) for v in theta]
+            if simple is not None:
+                theta = MP.asarray(np.asarray(simple, dtype=object))
+                gap = max_gap(problem, theta, [X[None]])
         rec, certified, how = _model_record(theorem, problem, params, overrides, dropped, theta,
                                             learned, X, gap, kind, outcome.strategy, dps, seed)
-        if not certified:
+        if not certified and outcome.exact is None:
             exact = exact_candidate(problem, theta, outcome.seqs)
             if exact is not None:
                 learned, X, kind = exact
@@ -260,7 +264,7 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
                         outcome.strategy + "; coefficients below 1e-30 set to exactly 0", dps, seed)
                     if ok2:
                         rec, certified, how = rec2, ok2, how2
-        if not certified:
+        if not certified and outcome.exact is None:
             symbolic = certify_symbolic.symbolic_candidate(problem, theta, X, outcome.tol, dps, SEARCH_GAP)
             if symbolic is not None and symbolic != list(learned):
                 rec2, ok2, how2 = _model_record(
@@ -288,6 +292,8 @@ class SearchOutcome:
     effort: str
     reason: str = ""
     discarded: int = 0
+    #: exact learned parameters when a closed-form construction (:mod:`proofkit.constructions`) found it
+    exact: list[str] | None = None
 
 
 @dataclass
@@ -327,6 +333,13 @@ def search(theorem: Theorem, params: dict[str, Any], *, dps: int, seed: int,
     rng = np.random.default_rng(seed + 7)
     problem = build_problem(theorem, params, seed=seed, dps=dps)
     seqs = test_sequences(problem, "length", rng) + test_sequences(problem, "compositional", rng)
+    made = constructions.exact_learners(problem)
+    for c in made:  # exact constructions first: what they find is certified, no fit needed
+        th = MP.asarray(np.asarray(c.learned, dtype=object))
+        if mp_abs_max(problem.residual(th, MP)) <= FIT_TOL and max_gap(problem, th, seqs) >= SEARCH_GAP:
+            return SearchOutcome(problem, seqs, th, c.how, True, FIT_TOL,
+                                 f"{len(made)} exact construction(s) tried before any fit; "
+                                 f"{sum(len(s) for s in seqs)} test sequences", exact=c.learned)
     candidates: list[tuple[mp.mpf, Vetted, str]] = []  # (test gap, vetted candidate, strategy)
     discarded: list[str] = []  # candidates whose gap does not survive the fit error: undecided
     vanished = 0  # candidates with an exactly equivalent learner without the gap: no candidates

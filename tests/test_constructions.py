@@ -1,0 +1,63 @@
+"""Exact constructions (proofkit.constructions): the over-parametrized linear-recurrence learner is exact
+and tight, and falsify certifies the refutation at every k~ = n + r, r <= 4, at T = r + 1."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from proofkit import registry
+from proofkit.constructions.linrec import chain_learner
+from proofkit.falsify import falsify
+
+small = st.fractions(min_value=-3, max_value=3, max_denominator=7)
+
+
+def _markov(A, L, B, count):
+    out, P = [], B
+    for _ in range(count):
+        out.append(A.dot(P))
+        P = L.dot(P)
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 4), st.data())
+def test_chain_matches_through_r_and_differs_at_r_plus_1(k, r, data):
+    """Markov parameters equal for j <= r, different at j = r + 1, for any true model where A != 0 and
+    Lam^r B != 0 (singular Lam and B included); none where those vanish."""
+    mats = {key: np.array(data.draw(st.lists(small, min_size=k * k, max_size=k * k)),
+                          dtype=object).reshape(k, k) for key in ("A", "Lam", "B")}
+    made = chain_learner(mats, k + r, r + 1)
+    LrB = np.linalg.matrix_power(mats["Lam"], r).dot(mats["B"]) if r else mats["B"]
+    if not mats["A"].any() or not LrB.any():
+        assert made is None
+        return
+    flat, _ = made
+    K = k + r
+    At = np.array(flat[:k * K], dtype=object).reshape(k, K)
+    Lt = np.array(flat[k * K:k * K + K * K], dtype=object).reshape(K, K)
+    Bt = np.array(flat[k * K + K * K:], dtype=object).reshape(K, k)
+    mine, truth = _markov(At, Lt, Bt, r + 2), _markov(mats["A"], mats["Lam"], mats["B"], r + 2)
+    assert all((mine[j] == truth[j]).all() for j in range(r + 1))
+    assert not (mine[r + 1] == truth[r + 1]).all()
+
+
+def test_chain_absent_at_the_threshold():
+    """T = r + 2 = k~ - k + 2 is the tight threshold: no chain learner is offered there."""
+    eye = np.array([[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]], dtype=object)
+    assert chain_learner({"A": eye, "Lam": eye, "B": eye}, 4, 4) is None
+    assert chain_learner({"A": eye, "Lam": eye, "B": eye}, 2, 1) is None  # not over-parametrized
+
+
+@pytest.mark.parametrize("r", [1, 2, 3, 4])
+def test_overparametrized_refutation_certified_exactly(r):
+    """k~ = n + r at n = 2 (no dimension shrinking), T = r + 1: certified in rational arithmetic."""
+    thm = registry.get("AM24.T4")
+    res = falsify(thm, overrides={"learned_dim": 2 + r, "T": r + 1}, shrink=False)
+    assert res.found and res.certified
+    assert res.record["certificate"]["data"]["kind"] == "rational-learner"
+    assert res.record["witness_length"] == r + 2
+    assert res.params["n"] == 2 and res.params["learned_dim"] == 2 + r
