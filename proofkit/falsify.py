@@ -17,7 +17,7 @@ import mpmath as mp
 import numpy as np
 
 from . import activation as act
-from . import certify_symbolic, constructions, known, progress, record
+from . import certify_symbolic, constructions, dropspace, known, progress, record
 from .backend import FLOAT64, MP, mp_abs_max, mp_str
 from .certify_model import certificate, certify_exact, certify_model  # noqa: F401 (certify_model: API)
 from .check import Fitted, local_id, reduce_learner
@@ -73,7 +73,12 @@ class FalsifyResult:
                 "details": self.details, "learned": self.learned()}
 
 
-STRONG_GAP = mp.mpf("1e-3")  # a gap this large ends the search; smaller ones keep it going
+STRONG_GAP = mp.mpf("1e-3")
+#: what every empty drop search says
+EMPTY_IS_NOT_PROOF = ("an empty search does not show that the dropped assumption is unnecessary "
+                      "(that needs a proof)")
+#: parameter settings a drop's numeric search covers by default (the constructions cover all of them)
+SEARCH_SETTINGS = 4  # a gap this large ends the search; smaller ones keep it going
 
 
 def max_gap(problem: Problem, theta: np.ndarray, seqs: Sequence[np.ndarray]) -> mp.mpf:
@@ -167,56 +172,165 @@ def shrink_witness(problem: Problem, theta: np.ndarray,
 
 def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str, Any] | None = None,
             *, dps: int = 60, seed: int = 0, restarts: int = 4, shrink: bool = True,
-            out_dir: Path | None = None, known_folder: Path | None = None) -> FalsifyResult:
-    """Search for a counterexample under the variant (assumptions dropped and/or parameters set);
-    ``shrink`` also searches smaller dimensions and keeps the smallest that still fails. With
-    ``known_folder``, the stored records there that bear on the request are replayed first
-    (:mod:`proofkit.known`) and the first that reproduces is the answer, without a search."""
+            out_dir: Path | None = None, known_folder: Path | None = None,
+            budget: int = SEARCH_SETTINGS) -> FalsifyResult:
+    """Search for a counterexample under the variant (assumptions dropped and/or parameters set).
+
+    Dropping assumptions searches every setting the remaining assumptions allow
+    (:mod:`proofkit.dropspace`): stored records first (``known_folder``, :mod:`proofkit.known`), then the
+    engine's exact constructions at every setting (:mod:`proofkit.constructions`), then the numeric
+    search (fits, continuation, penalty fits) at the first ``budget`` settings. The first certified
+    counterexample is the answer (else the first uncertified one). An empty search is ``inconclusive``
+    and names the space it covered: it never says the dropped assumption is unnecessary. Without
+    drops, the one setting the overrides give is searched (empty: ``confirmed``, stated effort).
+    ``shrink`` also searches smaller dimensions and keeps the smallest that still fails."""
     t0 = time.perf_counter()
     dps = effective_dps(dps)
-    changes: dict[str, Any] = {}
-    for aid in drops:
-        assumption = theorem.assumption(aid)
-        if not assumption.drop:
-            return FalsifyResult(
-                theorem=theorem.id, params=theorem.params.resolve(overrides), dropped=[aid],
-                found=False, verdict=Verdict.INCONCLUSIVE, seed=seed, dps=dps,
-                effort="no search: this theorem's parameters cannot express the dropped assumption",
-                how=f"inconclusive: dropping {aid} is not searchable here"
-                    + (f" ({assumption.note})" if assumption.note else ""),
-                elapsed_s=time.perf_counter() - t0)
-        changes.update(assumption.drop)
     explicit = dict(overrides or {})
-    changes.update(explicit)
-    params = theorem.params.resolve(changes)
+    for aid in drops:
+        theorem.assumption(aid)  # an unknown id is bad input, before any work
+    space = dropspace.space(theorem, drops, explicit, _buildable(theorem)) if drops else None
+    if space is not None and space.settings:
+        params = space.settings[0].params
+    else:
+        params = theorem.params.resolve({**{k: v for aid in drops
+                                            for k, v in theorem.assumption(aid).drop.items()}, **explicit})
     defaults = theorem.params.defaults()
-    overrides = {k: v for k, v in params.items() if v != defaults[k]}
     dropped = sorted(set(drops) | set(theorem.violated(params)))
     base = dict(theorem=theorem.id, params=params, dropped=dropped, seed=seed, dps=dps)
     if known_folder is not None:
         progress.stage(f"{theorem.id}: replaying stored counterexamples first")
-        hit = known.first_reproducing(theorem, set(dropped), dict(explicit or {}), known_folder)
+        hit = known.first_reproducing(theorem, set(dropped), explicit, known_folder)
         if hit is not None:
-            passed = f"; passed over {', '.join(hit.passed_over)}" if hit.passed_over else ""
-            layout: dict[str, tuple[int, ...]] = {}
-            if hit.data["kind"] == "model" and hit.data["theorem"] == theorem.id:  # its parameter blocks
-                rparams = theorem.params.resolve(hit.data["overrides"])
-                layout = dict(build_problem(theorem, rparams, seed=seed, dps=dps).learned.layout)
-                base.update(params=rparams)
-            path = hit.path  # written to out_dir as well when that is another folder
-            if out_dir is not None and out_dir.resolve() != hit.path.parent.resolve():
-                path = record.write(hit.data, out_dir)
-            return FalsifyResult(
-                found=True, verdict=Verdict.REFUTED, record_path=str(path), record=hit.data,
-                certified=hit.certified, how=hit.how, elapsed_s=time.perf_counter() - t0,
-                effort=f"known counterexample replayed first ({hit.why}): {hit.path.name} reproduces; "
-                       f"no search run{passed}",
-                details={"known_theorem": hit.data["theorem"], "known_params": hit.data["params"]},
-                layout=layout, **base)
+            return _known_result(theorem, hit, base, out_dir, seed, dps, t0)
+    if space is not None and not space.settings:
+        notes = "; ".join(theorem.assumption(a).note for a in drops if theorem.assumption(a).note)
+        return FalsifyResult(
+            found=False, verdict=Verdict.INCONCLUSIVE,
+            effort=f"no search: {space.considered} candidate setting(s) considered, none violates "
+                   f"{', '.join(drops)} while the other assumptions hold",
+            how=f"inconclusive: no setting of {theorem.id}'s parameters violates {', '.join(drops)} while "
+                "the other assumptions hold; a search needs a parameter (true model, support or learner) "
+                "that expresses its failure" + (f" ({notes})" if notes else ""),
+            elapsed_s=time.perf_counter() - t0, **base)
     if theorem.falsifier is not None:
         progress.stage(f"{theorem.id} search: the theorem's own falsifier"
                        + (f" (dropped {', '.join(dropped)})" if dropped else ""))
-        return _custom(theorem, params, overrides, dropped, seed, out_dir, t0)
+        overrides_ = {k: v for k, v in params.items() if v != defaults[k]}
+        return _custom(theorem, params, overrides_, dropped, seed, out_dir, t0)
+    settings = space.settings if space is not None else [
+        dropspace.Setting(params, {k: v for k, v in params.items() if v != defaults[k]}, "as set",
+                          tuple(theorem.violated(params)))]
+    if not drops:
+        return _at(theorem, params, dropped, dps=dps, seed=seed, restarts=restarts, shrink=shrink,
+                   out_dir=out_dir, t0=t0)
+    hit = _constructed(theorem, settings, seed, dps, out_dir, t0)
+    if hit is not None:
+        return hit
+    found: FalsifyResult | None = None
+    efforts, unfit = [], 0
+    for k, setting in enumerate(settings[:budget]):
+        progress.stage(f"{theorem.id}: numeric search at setting {k + 1}/{min(budget, len(settings))} "
+                       f"({setting.label()})")
+        res = _at(theorem, setting.params, sorted(set(drops) | set(setting.violated)), dps=dps, seed=seed,
+                  restarts=restarts, shrink=shrink, out_dir=None, t0=t0)
+        efforts.append(f"[{setting.label()}] {res.effort}")
+        unfit += "no fit reached zero training risk" in res.how
+        if res.found and (found is None or (res.certified and not found.certified)):
+            found, where = res, setting
+        if found is not None and found.certified:
+            break
+    if found is not None:
+        if out_dir is not None:
+            found.record_path = str(record.write(found.record, out_dir))
+        if len(settings) > 1:
+            found.effort += (f"; found at setting {settings.index(where) + 1} of {len(settings)} "
+                             f"({where.label()}; {where.origin}), {len(efforts)} searched")
+        found.elapsed_s = time.perf_counter() - t0
+        return found
+    searched = min(budget, len(settings))
+    return FalsifyResult(
+        found=False, verdict=Verdict.INCONCLUSIVE, elapsed_s=time.perf_counter() - t0,
+        effort=f"exact constructions at all {len(settings)} setting(s); numeric search at {searched}: "
+               + " | ".join(efforts),
+        how=("inconclusive: no fit reached zero training risk at any searched setting, so there was no "
+             "zero-risk learner to test; " if unfit == searched else "inconclusive: ")
+            + "no counterexample found in " + space.describe(searched) + "; " + EMPTY_IS_NOT_PROOF, **base)
+
+
+def _buildable(theorem: Theorem) -> Any:
+    """Whether a setting makes a problem (families and support construct): the setting filter of
+    :func:`proofkit.dropspace.space`; theorems without a numeric setup accept every setting."""
+    setup = theorem.setup
+    if setup is None:
+        return None
+
+    def ok(params: dict[str, Any]) -> bool:
+        try:
+            setup.support(params), setup.learned(params), setup.true(params)
+        except (InputError, ValueError):
+            return False
+        return True
+    return ok
+
+
+def _known_result(theorem: Theorem, hit: known.Known, base: dict[str, Any], out_dir: Path | None,
+                  seed: int, dps: int, t0: float) -> FalsifyResult:
+    """The answer when a stored record reproduces: that record (written to ``out_dir`` as well when that
+    is another folder), shown at its own setting."""
+    passed = f"; passed over {', '.join(hit.passed_over)}" if hit.passed_over else ""
+    layout: dict[str, tuple[int, ...]] = {}
+    if hit.data["kind"] == "model" and hit.data["theorem"] == theorem.id:  # its parameter blocks
+        rparams = theorem.params.resolve(hit.data["overrides"])
+        layout = dict(build_problem(theorem, rparams, seed=seed, dps=dps).learned.layout)
+        base = dict(base, params=rparams)
+    path = hit.path
+    if out_dir is not None and out_dir.resolve() != hit.path.parent.resolve():
+        path = record.write(hit.data, out_dir)
+    return FalsifyResult(
+        found=True, verdict=Verdict.REFUTED, record_path=str(path), record=hit.data,
+        certified=hit.certified, how=hit.how, elapsed_s=time.perf_counter() - t0,
+        effort=f"known counterexample replayed first ({hit.why}): {hit.path.name} reproduces; "
+               f"no search run{passed}",
+        details={"known_theorem": hit.data["theorem"], "known_params": hit.data["params"]},
+        layout=layout, **base)
+
+
+def _constructed(theorem: Theorem, settings: Sequence[dropspace.Setting], seed: int, dps: int,
+                 out_dir: Path | None, t0: float) -> FalsifyResult | None:
+    """The first setting where a closed-form witness construction applies, as a certified witness
+    record; None when none applies anywhere."""
+    defaults = theorem.params.defaults()
+    for k, setting in enumerate(settings):
+        progress.stage(f"{theorem.id}: exact constructions at setting {k + 1}/{len(settings)}")
+        try:
+            problem = build_problem(theorem, setting.params, seed=seed, dps=dps)
+        except InputError:
+            continue
+        out, _ = constructions.witness(problem)
+        if out is None:
+            continue
+        params = setting.params
+        overrides = {k2: v for k2, v in params.items() if v != defaults[k2]}
+        dropped = sorted(theorem.violated(params))
+        rec = _witness_record(theorem, params, overrides, dropped, out, seed)
+        path = record.write(rec, out_dir) if out_dir is not None else None
+        return FalsifyResult(
+            theorem=theorem.id, params=params, dropped=dropped, seed=seed, dps=dps, found=True,
+            verdict=Verdict.REFUTED, record_path=str(path) if path else None, record=rec, certified=True,
+            how=out.how, elapsed_s=time.perf_counter() - t0,
+            effort=f"{out.effort} at setting {k + 1} of {len(settings)} ({setting.label()}; "
+                   f"{setting.origin})")
+    return None
+
+
+def _at(theorem: Theorem, params: dict[str, Any], dropped: list[str], *, dps: int, seed: int, restarts: int,
+        shrink: bool, out_dir: Path | None, t0: float) -> FalsifyResult:
+    """The numeric search at one setting: fits, continuation, penalty fits; a found model is shrunk,
+    made exact where it can be and certified."""
+    defaults = theorem.params.defaults()
+    overrides = {k: v for k, v in params.items() if v != defaults[k]}
+    base = dict(theorem=theorem.id, params=params, dropped=dropped, seed=seed, dps=dps)
     with mp.workdps(dps):
         outcome = search(theorem, params, dps=dps, seed=seed, restarts=restarts)
         if outcome.theta is None:
@@ -516,14 +630,24 @@ def _custom(theorem: Theorem, params: dict[str, Any], overrides: dict[str, Any],
     base = dict(theorem=theorem.id, params=params, dropped=dropped, effort=outcome.effort,
                 how=outcome.how, elapsed_s=time.perf_counter() - t0, seed=seed)
     if not outcome.found:
-        return FalsifyResult(found=False, verdict=Verdict.CONFIRMED, **base)
-    rec = record.finalize({
+        if not dropped:
+            return FalsifyResult(found=False, verdict=Verdict.CONFIRMED, **base)
+        base.update(how=f"inconclusive: no counterexample found in the theorem's own search "
+                        f"({outcome.effort}): {outcome.how}; {EMPTY_IS_NOT_PROOF}")
+        return FalsifyResult(found=False, verdict=Verdict.INCONCLUSIVE, **base)
+    rec = _witness_record(theorem, params, overrides, dropped, outcome, seed)
+    path = record.write(rec, out_dir) if out_dir is not None else None
+    return FalsifyResult(found=True, verdict=Verdict.REFUTED, record_path=str(path) if path else None,
+                         record=rec, certified=outcome.certified, **base)
+
+
+def _witness_record(theorem: Theorem, params: dict[str, Any], overrides: dict[str, Any], dropped: list[str],
+                    outcome: Any, seed: int) -> dict[str, Any]:
+    """A ``witness`` record of a falsifier's or construction's outcome."""
+    return record.finalize({
         "kind": "witness", "theorem": theorem.id, "claim": outcome.claim, "params": params,
         "overrides": overrides, "dropped": dropped, "witness": outcome.witness, "seed": seed,
         "search": outcome.effort,
         "certificate": {"certified": outcome.certified, "how": outcome.how}
         | ({"data": dict(outcome.certificate_data)} if outcome.certificate_data is not None else {}),
     })
-    path = record.write(rec, out_dir) if out_dir is not None else None
-    return FalsifyResult(found=True, verdict=Verdict.REFUTED, record_path=str(path) if path else None,
-                         record=rec, certified=outcome.certified, **base)

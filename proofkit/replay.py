@@ -63,13 +63,14 @@ def replay(path: str | Path) -> ReplayResult:
         thm = registry.get(rec["theorem"])
     except InputError as exc:
         raise InputError("theorem", exc.expected, exc.got) from None
-    if rec["kind"] == "witness" and thm.falsifier is None:
+    construction = _construction(rec)
+    if rec["kind"] == "witness" and thm.falsifier is None and construction is None:
         raise InputError("kind", f"'model' for {thm.id} (it has no witness falsifier)", "witness")
     if rec["kind"] == "model" and thm.setup is None:
         raise InputError("kind", f"'witness' for {thm.id} (it has no numeric model)", "model")
     params = _variant(thm, rec)
     if rec["kind"] == "witness":
-        return _replay_witness(str(path), thm, rec, params)
+        return _replay_witness(str(path), thm, rec, params, construction)
     return _replay_model(str(path), thm, rec, params)
 
 
@@ -102,13 +103,27 @@ def _variant(thm: Theorem, rec: Mapping[str, Any]) -> dict[str, Any]:
     return params
 
 
-def _replay_witness(path: str, thm: Theorem, rec: Mapping[str, Any],
-                    params: dict[str, Any]) -> ReplayResult:
+def _construction(rec: Mapping[str, Any]) -> Any:
+    """The engine's construction falsifier for a witness record that names a construction
+    (``witness.construction``), else None; a name proofkit does not have is bad input."""
+    from . import constructions
+
+    name = rec["witness"].get("construction") if isinstance(rec.get("witness"), dict) else None
+    if name is None:
+        return None
+    if name not in constructions.WITNESSES:
+        raise InputError("witness.construction", "one of " + ", ".join(constructions.WITNESSES), name)
+    return constructions.ConstructionFalsifier(registry.get(rec["theorem"]))
+
+
+def _replay_witness(path: str, thm: Theorem, rec: Mapping[str, Any], params: dict[str, Any],
+                    construction: Any = None) -> ReplayResult:
     """A witness record is the falsifier's deterministic output at its params: the stored witness is
     re-decided by the falsifier's replay (which checks the fields it derives), the search is re-run and
-    the claim, every witness field, the search effort and the certificate must equal its output."""
-    out = thm.falsifier.replay(rec["witness"])
-    ref = thm.falsifier.search(params)
+    the claim, every witness field, the search effort and the certificate must equal its output. A
+    record of an engine construction is re-decided by re-running the construction at its params."""
+    ref = (construction or thm.falsifier).search(params)
+    out = ref if construction is not None else thm.falsifier.replay(rec["witness"])
     if ref.witness is None:
         raise InputError("witness", f"none: the falsifier finds no witness at these params now ({ref.how})",
                          "a witness")

@@ -33,7 +33,8 @@ class PaperRef:
 @dataclass(frozen=True)
 class Assumption:
     """One hypothesis. ``holds(params)`` says whether a parameter set satisfies it; ``drop`` is the
-    parameter change that violates it (what ``falsify --drop ID`` searches under); ``predicate`` is the
+    parameter change that violates it (what ``falsify --drop ID`` searches first; ``search``: further
+    strategies; :mod:`proofkit.dropspace` enumerates the rest); ``predicate`` is the
     hypothesis as a sympy Boolean (``Q.invertible(A)``, ``T >= 2``, a named predicate), the conjunct it
     contributes to the theorem's statement (None: it contributes none)."""
 
@@ -43,6 +44,12 @@ class Assumption:
     drop: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
     predicate: sp.Basic | None = None
+    #: further parameter changes a drop also searches (strategies: other true models, supports, learner
+    #: families), after ``drop`` and before the settings :mod:`proofkit.dropspace` enumerates
+    search: tuple[Mapping[str, Any], ...] = ()
+    #: the name of a claim of the theorem whose certified verdict proves the conclusion without this
+    #: assumption (given the others): the only ground on which proofkit calls an assumption superfluous
+    unneeded: str = ""
 
 
 class NamedPredicate(BooleanFunction):

@@ -4,6 +4,7 @@ token marginals at t <= T; Ahuja & Mansouri 2024, Definitions 1 and 2)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -45,6 +46,25 @@ class Support:
     def c(self) -> float:
         """Sum bound of the cut cube: cut_frac * n * T, at least n (so token marginals stay [0,1]^n)."""
         return max(float(self.n), self.cut_frac * self.n * self.T)
+
+    def exact_cut(self) -> Fraction:
+        """The cut cube's sum bound as the exact decimal the setting names (cut_frac * n * T, at least n)."""
+        return max(Fraction(self.n), Fraction(repr(self.cut_frac)) * self.n * self.T)
+
+    def full_marginals(self) -> bool:
+        """Whether every training position's token marginal is the whole token box (the tokens test
+        sequences draw). Not so for the antidiagonal support at T = 1: its one token is (1/2, ..., 1/2)."""
+        return not (self.kind == "antidiag" and self.T == 1)
+
+    def pair_bound(self) -> tuple[Fraction, str] | None:
+        """An exact c' < 2n with sum(a) + sum(b) <= c' for the tokens a = x_i, b = x_j (i != j) of every
+        training sequence and prefix, and why; None where this support has no such bound (its pairs may
+        fill [0,1]^{2n}). Only the cut cube has one here: c' = min(c, 2n) when that is below 2n."""
+        if self.kind != "cut" or self.exact_cut() >= 2 * self.n:
+            return None
+        c = self.exact_cut()
+        return c, (f"on the cut cube every token coordinate is >= 0 and a training sequence's coordinates "
+                   f"sum to at most c = {c}, so the coordinates of any two of its tokens do (prefixes too)")
 
     def token_box(self) -> tuple[np.ndarray, np.ndarray]:
         """Bounds of a single token (the per-token marginal support)."""

@@ -61,3 +61,54 @@ def test_overparametrized_refutation_certified_exactly(r):
     assert res.record["certificate"]["data"]["kind"] == "rational-learner"
     assert res.record["witness_length"] == r + 2
     assert res.params["n"] == 2 and res.params["learned_dim"] == 2 + r
+
+
+def test_t2_pair_support_drop_finds_the_bump_on_the_cut_cube(tmp_path):
+    """The drop searches past its declared variant: at n = k~ = m = 1 on the cut cube the off-support bump
+    psi = phi + max(a + b - c, 0)^2 (a - b)^2 is a certified counterexample (no stored record replayed),
+    the record replays, and the kernel re-derives it; it is byte-identical on a second run."""
+    from proofkit.kernel import CHECKED, check_record
+    from proofkit.replay import replay
+
+    thm = registry.get("AM24.T2")
+    res = falsify(thm, ["H1.pair-support"], out_dir=tmp_path / "a")
+    assert res.found and res.certified and res.params["support"] == "cut" and res.params["n"] == 1
+    assert res.record["witness"]["construction"] == "pair-bump"
+    path = tmp_path / "a" / res.record_path.split("/")[-1]
+    assert replay(path).reproduces
+    assert [r.status for r in check_record(res.record)] == [CHECKED]
+    falsify(thm, ["H1.pair-support"], out_dir=tmp_path / "b")
+    assert (tmp_path / "b" / path.name).read_bytes() == path.read_bytes()
+
+
+def test_bump_record_with_a_widened_cut_is_rejected_by_the_kernel():
+    """An altered support premise (sum bound 2 instead of 3/2) no longer proves the bump zero on the
+    training pairs: the kernel rejects the copy."""
+    import json
+
+    from proofkit import record
+    from proofkit.kernel import FAILED, check_record
+
+    thm = registry.get("AM24.T2")
+    res = falsify(thm, ["H1.pair-support"])
+    data = json.loads(json.dumps(res.record))
+    for c in data["certificate"]["data"]["support"]["sums"]:
+        c["at_most"] = "2"
+    data["sha256"] = record.digest(data)  # re-stamped: the kernel must reject the premise, not the digest
+    assert [r.status for r in check_record(data)] == [FAILED]
+
+
+def test_bump_record_with_a_narrowed_cut_is_rejected_by_the_kernel():
+    """A narrower premise than the record's setting (sum bound 1 < 3/2) would prove less than claimed:
+    the kernel ties the premise to the record's cut cube and rejects it."""
+    import json
+
+    from proofkit import record
+    from proofkit.kernel import FAILED, check_record
+
+    res = falsify(registry.get("AM24.T2"), ["H1.pair-support"])
+    data = json.loads(json.dumps(res.record))
+    data["certificate"]["data"]["support"]["sums"][0]["at_most"] = "1"
+    data["sha256"] = record.digest(data)
+    out = check_record(data)
+    assert [r.status for r in out] == [FAILED] and "narrower" in out[0].detail

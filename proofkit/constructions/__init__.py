@@ -48,3 +48,38 @@ def exact_learners(problem: Any) -> list[Construction]:
         if made is not None:
             out.append(Construction([str(v) for v in made[0]], made[1]))
     return out
+
+
+#: closed-form witness constructions by name (records name theirs, so replay re-runs the same one)
+WITNESSES = ("pair-bump",)
+
+
+def witness(problem: Any) -> tuple[Any, list[str]]:
+    """The first closed-form witness construction that applies (a certified
+    :class:`proofkit.spec.WitnessOutcome`), or None, with why each construction did not apply."""
+    from .pairsum import off_support_bump
+
+    why: list[str] = []
+    out, reason = off_support_bump(problem)
+    if out is not None:
+        return out, why
+    why.append(f"pair-bump: {reason}")
+    return None, why
+
+
+@dataclass(frozen=True)
+class ConstructionFalsifier:
+    """A theorem's falsifier interface (``search(params)``, ``replay(witness)``) over the engine's
+    closed-form witness constructions: what :mod:`proofkit.replay` uses for a witness record that names
+    a construction."""
+
+    theorem: Any
+
+    def search(self, params: dict[str, Any]) -> Any:
+        from ..problem import build_problem
+        from ..spec import WitnessOutcome
+
+        out, why = witness(build_problem(self.theorem, params, seed=0, dps=60))
+        if out is None:
+            return WitnessOutcome(False, "exact constructions", None, "; ".join(why), False, "")
+        return out

@@ -183,6 +183,23 @@ class PairwiseSum(Family):
         a = p["a"] if self.readout_bias else np.full(self.m, zero, dtype=A.dtype)
         return {"exponents": list(self.exponents), "hinges": list(self.hinges), "G": G, "R": R, "a": a}
 
+    def scalar_form(self, theta: np.ndarray) -> tuple[Any, Any, Any] | None:
+        """(A, a, psi(a, b)) as exact sympy objects in the symbols ``a`` (query) and ``b`` (key) for scalar
+        models (n = k = m = 1), the kernel's closed-form class (the logit is A (sum psi + x_t) + a); None
+        otherwise. ``theta``: exact decimals or p/q strings."""
+        import sympy as sp
+
+        if (self.n, self.k, self.m) != (1, 1, 1):
+            return None
+        p = self.unpack(np.asarray([sp.Rational(str(v)) for v in theta], dtype=object))
+        qa, kb = sp.Symbol("a"), sp.Symbol("b")
+        W = p["W"][0]
+        psi = sum((W[f] * qa ** e[0] * kb ** e[1] for f, e in enumerate(self.exponents)), sp.Integer(0))
+        psi += sum((W[len(self.exponents) + h] * sp.Max(kb - sp.Rational(kn), 0) ** 2
+                    for h, (kn, _) in enumerate(self.hinges)), sp.Integer(0))
+        bias = p["a"][0] if self.readout_bias else sp.Integer(0)
+        return p["A"][0, 0], bias, psi
+
     # ------------------------------------------------------------------ exact zero risk
     def exact_zero_risk(self, learned: list[str], true: Family, true_params: list[str], support: Any,
                         lengths: list[int], activation: str, X: np.ndarray) -> tuple[bool, str]:

@@ -350,3 +350,25 @@ def tie_witness(rec: dict[str, Any], data: dict[str, Any]) -> None:
     need = [T] if params.get("supervision") == "ONLY" else list(range(1, int(T) + 1))
     if not set(need) <= set(data["lengths"]):
         raise Reject("certificate.data.lengths", f"covers {data['lengths']}, the record trains at {need}")
+    _tie_support(params, data["support"])
+
+
+def _tie_support(params: dict[str, Any], sup: dict[str, Any]) -> None:
+    """The support premise is no narrower than the record's setting: for the cut cube (tokens in [0,1]^n,
+    coordinates summing to at most c = max(n, cut_frac n T)) every stored sum bound is at least c and
+    nothing else narrows it; for i.i.d. tokens the premise is the unit box alone. Other settings are
+    premises of their own theorem (e.g. the ball example), taken as stated."""
+    kind = params.get("support")
+    if kind not in ("cut", "iid"):
+        return
+    if [number(v, "data.support.tokens") for v in sup["tokens"]] != [0, 1]:
+        raise Reject("certificate.data.support.tokens", f"[0, 1] for the {kind} support")
+    if sup.get("sorted") or sup.get("balls"):
+        raise Reject("certificate.data.support", f"no sorted or ball premise for the {kind} support")
+    n, T = int(params.get("n", 1)), int(params["T"])
+    c = max(Fraction(n), number(repr(float(params.get("cut_frac", 0))), "params.cut_frac") * n * T)
+    for k, bound in enumerate(sup.get("sums", [])):
+        if kind == "iid" or number(bound["at_most"], "data.support.sums") < c:
+            raise Reject(f"certificate.data.support.sums[{k}]",
+                         f"a premise narrower than the record's {kind} support"
+                         + (f" (sum bound {c})" if kind == "cut" else ""))

@@ -110,6 +110,10 @@ def bias_one_length_control():
 
 HINGE = {"family": "hinge", "n": 1, "m": 1, "learned_dim": 1}  # the structured search family, smallest
 
+def _support(p):
+    return Support(p["support"], p["n"], p["T"], p["cut_frac"], p["test_scale"])
+
+
 THEOREM = Theorem(
     id="AM24.T1",
     title="Deep sets with an injective bias-free readout generalize; A psi = B phi",
@@ -146,7 +150,8 @@ THEOREM = Theorem(
                    lambda p: p["learned_dim"] >= min(2, p["m"]), {"learned_dim": 1},
                    predicate=Realizable(f_true, H)),
         Assumption("H1.token-support", "supp(X_j) = [0,1]^n at every position, also beyond T",
-                   lambda p: p["test_scale"] == 1.0, {"test_scale": 2.0, **HINGE},
+                   lambda p: p["test_scale"] == 1.0 and _support(p).full_marginals(),
+                   {"test_scale": 2.0, **HINGE},
                    note="searched in the hinge family: a bump max(x - 1, 0)^2 past the training box",
                    predicate=sp.Implies(j_pos >= 1, Eq(supp(X_j), cube, evaluate=False))),
         Assumption("ALL", "labels at every length 1..T (objective eq. 1)",
@@ -157,12 +162,13 @@ THEOREM = Theorem(
                    note="under ALL(T) the length-1 labels give A psi = B phi without A2 (S4); with "
                         "--drop ALL too, the antidiagonal support (tokens summing to T/2) admits "
                         "psi = phi + c (x - 1/2) (derived here, not in the paper)",
-                   predicate=sp.Implies(sp.Le(i_len, T_len), RegularClosed(supp(X_le_i)))),
+                   predicate=sp.Implies(sp.Le(i_len, T_len), RegularClosed(supp(X_le_i))),
+                   unneeded="S4 one length-1 label fixes A psi"),
     ),
     setup=Setup(
         learned=learned_model, true=true_model,
         true_params=true_params,
-        support=lambda p: Support(p["support"], p["n"], p["T"], p["cut_frac"], p["test_scale"]),
+        support=_support,
         learned_symbols={"A": A}, true_symbols={"A": B}, token_symbols=(psi, phi),
     ),
     dims=(("n",), ("m", "learned_dim")),

@@ -205,10 +205,10 @@ def test_stored_t2_records_replay_certified():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("drop", ["T>=3", "H1.pair-support", "A3.residual", "A3.bias-free"])
+@pytest.mark.parametrize("drop", ["T>=3", "A3.residual", "A3.bias-free"])
 def test_dropping_assumption_search_empty(drop):
     f = falsified(TID, [drop])
-    assert not f.found and f.verdict == Verdict.CONFIRMED, f.how
+    assert not f.found and f.verdict == Verdict.INCONCLUSIVE and "no counterexample found in" in f.how, f.how
 
 
 def test_exact_claim_at_minimum_sizes_names_its_class_and_lengths():

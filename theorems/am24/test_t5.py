@@ -83,7 +83,7 @@ def test_dropping_assumption_gives_counterexample(drop):
 def test_dropping_assumption_search_empty(drop):
     # ReLU (A6.sigmoid) and a subspace support (A2): seeded fits and penalty fits all generalize
     f = falsified(TID, [drop])
-    assert not f.found and f.verdict == Verdict.CONFIRMED, f.how
+    assert not f.found and f.verdict == Verdict.INCONCLUSIVE and "no counterexample found in" in f.how, f.how
 
 
 def test_over_parametrized_learner_at_two_lengths_is_a_certified_counterexample():
