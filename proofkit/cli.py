@@ -41,7 +41,7 @@ from .verdict import TheoremResult, Verdict
 #: modules whose ``add_commands(sub, parser_class, add_max_work)`` adds subcommands; a subcommand added
 #: there either sets ``handler`` (``set_defaults(handler=fn)``, fn(args) -> exit code) or is crasp's
 COMMAND_MODULES = ("proofkit.crasp.cli", "proofkit.sweep.cli", "proofkit.bench.cli", "proofkit.publish.cli",
-                   "proofkit.formats_cli", "proofkit.kernel.cli")
+                   "proofkit.formats_cli", "proofkit.kernel.cli", "proofkit.publish.drops_cli")
 
 EXIT = {Verdict.CERTIFIED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.INCONCLUSIVE: 3}
 #: a claim's own code raised: an internal error, never a verdict
@@ -67,6 +67,19 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"--seed: expected a non-negative integer, got {text!r}") from None
     if value < 0 or value >= 2**32:
         raise argparse.ArgumentTypeError(f"--seed: expected an integer in [0, 2^32), got {value}")
+    return value
+
+
+def _budget(text: str) -> int:
+    from .dropspace import MAX_SETTINGS
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--budget: expected an integer in [1, {MAX_SETTINGS}], got "
+                                         f"{text!r}") from None
+    if not 1 <= value <= MAX_SETTINGS:
+        raise argparse.ArgumentTypeError(f"--budget: expected an integer in [1, {MAX_SETTINGS}], got {value}")
     return value
 
 
@@ -164,12 +177,16 @@ def build_parser() -> argparse.ArgumentParser:
     s = _command(sub, "falsify", "search for a counterexample under a variant")
     s.add_argument("id", help="theorem id (see proofkit list)")
     s.add_argument("--drop", action="append", default=[], metavar="ASSUMPTION_ID",
-                   help="search without this assumption: sets the parameters that violate it "
-                        "(repeatable; proofkit show ID lists them)")
+                   help="search without this assumption: every parameter setting the remaining "
+                        "assumptions allow, its declared variant first (repeatable; proofkit show ID "
+                        "lists them)")
     s.add_argument("--out", default="counterexamples", metavar="DIR",
                    help="folder for counterexample records (default counterexamples)")
     s.add_argument("--no-shrink", action="store_true",
                    help="keep the given dimensions (by default a counterexample is searched at smaller ones)")
+    s.add_argument("--budget", type=_budget, default=4, metavar="N",
+                   help="with --drop: settings the numeric search covers (default 4; the exact constructions "
+                        "cover every setting the remaining assumptions allow)")
     s.add_argument("--expect-counterexample", action="store_true",
                    help="for scripts: exit 0 iff a counterexample is found (1 when none is)")
     s.add_argument("--known", default=None, metavar="DIR",
@@ -251,6 +268,7 @@ def _reproduce(args: argparse.Namespace, theorem_id: str | None = None,
         extra.append("--all")
     if args.cmd == "falsify":
         extra += ["--no-shrink"] * args.no_shrink + ["--expect-counterexample"] * args.expect_counterexample
+        extra += ["--budget", str(args.budget)] * (args.budget != 4)
     if args.cmd == "scan":
         extra += ["--param", args.param, "--values", values or args.values] + ["--no-search"] * args.no_search
     return reproduce.line(args.cmd, theorem_id or args.id, sets=_set_texts(args), seed=args.seed,
@@ -326,7 +344,8 @@ def cmd_falsify(args: argparse.Namespace) -> int:
     known_folder = None if args.no_known else records.folder(args.known)
     try:
         res = falsify(thm, args.drop, overrides, dps=args.dps, seed=args.seed,
-                      shrink=not args.no_shrink, out_dir=out_dir, known_folder=known_folder)
+                      shrink=not args.no_shrink, out_dir=out_dir, known_folder=known_folder,
+                      budget=args.budget)
     except RecordWriteError as exc:  # the search finished: never lose its result silently
         if exc.saved is None:
             print(exc.text, end="")

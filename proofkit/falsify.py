@@ -251,6 +251,8 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
     searched = min(budget, len(settings))
     return FalsifyResult(
         found=False, verdict=Verdict.INCONCLUSIVE, elapsed_s=time.perf_counter() - t0,
+        details={"settings": len(settings), "searched": searched,
+                 "space": [s_.label() for s_ in settings]},
         effort=f"exact constructions at all {len(settings)} setting(s); numeric search at {searched}: "
                + " | ".join(efforts),
         how=("inconclusive: no fit reached zero training risk at any searched setting, so there was no "

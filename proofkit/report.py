@@ -326,6 +326,13 @@ def falsify_text(res: FalsifyResult, thm: Theorem, sets: Mapping[str, Any], drop
                        "training risk agrees with f on the test sequences; this is evidence, not a proof "
                        "(the search is local: seeded fits and steps from them)")
         out.append("  what to try:")
+        total, searched = res.details.get("settings", 0), res.details.get("searched", 0)
+        if total > searched:
+            from .reproduce import line
+
+            more = line("falsify", thm.id, sets=sets, drops=drops, seed=res.seed, dps=res.dps,
+                        extra=["--budget", str(total)])
+            out.append(f"    every setting ({total}; {searched} searched numerically): {more}")
         out += next_steps(thm, sets, drops, res.seed, res.dps, res.params)
     out.append(f"  search effort: {res.effort}")
     out.append(f"  seed {res.seed}, dps {res.dps}, {res.elapsed_s:.2f}s")

@@ -41,6 +41,7 @@ class Settings:
     rows_splits: tuple[int, ...]  # row 5: values of N (strings of length 2N)
     check_theorems: tuple[str, ...]  # extra: check stage timings
     import_repeats: int = 1
+    drop_cases: tuple[tuple[str, str], ...] = ()  # row 6: (theorem, assumption) drops
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -50,13 +51,21 @@ QUICK = Settings(
     mode="quick", repeats=1, loop_budget_s={"AM24.T4": 3.0, "AM24.T1": 2.0},
     precision_theorems=("AM24.T4", "AM24.T1", "AM24.T5", "AM24v2.C3"), support_samples=(10**5, 10**6),
     exhaustive_lengths=(16, 18), interp_length=14, reference_samples=300, rows_splits=(4, 5, 6, 7, 8),
-    check_theorems=("AM24.T4",))
+    check_theorems=("AM24.T4",), drop_cases=(("AM24.T2", "H1.pair-support"), ("AM24.T4", "A5.square")))
 FULL = Settings(
     mode="full", repeats=3, loop_budget_s={"AM24.T4": 60.0, "AM24.T1": 60.0},
     precision_theorems=("AM24.T4", "AM24.T1", "AM24.T2", "AM24.T5", "AM24v2.C3"),
     support_samples=(10**5, 10**6, 10**7), exhaustive_lengths=(24, 26, 28), interp_length=20,
     reference_samples=3000, rows_splits=(6, 7, 8, 9, 10, 11, 12),
-    check_theorems=("AM24.T4", "AM24.T1", "AM24.T5", "AM24v2.C3"), import_repeats=3)
+    check_theorems=("AM24.T4", "AM24.T1", "AM24.T5", "AM24v2.C3"), import_repeats=3,
+    drop_cases=tuple((t, a) for t, ids in (
+        ("AM24.T1", ("A1.injective", "A1.bias-free", "H0.realizable", "H1.token-support", "ALL", "A2")),
+        ("AM24.T2", ("A3.injective", "A3.bias-free", "A3.residual", "A3.dims", "H0.realizable",
+                     "H1.pair-support", "H1.test-support", "A2", "ALL", "T>=3")),
+        ("AM24.T4", ("A5.injective", "A5.square", "A5.A-invertible", "A5.Lam-invertible", "A5.B-invertible",
+                     "A8", "A5.bias-free", "T>=2", "ALL")),
+        ("AM24.T5", ("A6.sigmoid", "A6.A-invertible", "A2", "A6.square", "A6.bias-free", "T>=2")),
+        ("AM24v2.C3", ("injective", "realizable", "token-support", "ALL"))) for a in ids))
 
 
 def timed(fn: Callable[[], T], repeats: int) -> tuple[float, T]:

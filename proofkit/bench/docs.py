@@ -9,19 +9,19 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import crasp, fit, namespace, precision, rows, stages, table
+from . import crasp, drops, fit, namespace, precision, rows, stages, table
 
 #: the modules whose docstrings describe the method, in table order, and the detail tables' titles
-METHODS: tuple[ModuleType, ...] = (fit, precision, namespace, crasp, rows, stages)
+METHODS: tuple[ModuleType, ...] = (fit, precision, namespace, crasp, rows, drops, stages)
 TITLES = {"fit": "Row 1: fit", "precision": "Row 2: precision stages", "namespace": "Row 3: numpy vs CuPy",
-          "crasp": "Row 4: C-RASP interpreters", "rows": "Row 5: row counting",
+          "crasp": "Row 4: C-RASP interpreters", "rows": "Row 5: row counting", "drops": "Row 6: drop search",
           "stages": "Check stages and import"}
 
 USAGE = """\
     proofkit bench                  # full run (several minutes): stores a result, regenerates this page
     proofkit bench --quick          # smoke run (under a minute): smaller sizes and loop budgets
     proofkit bench --json           # the result object on stdout instead of the table
-    proofkit bench --only fit,rows  # some sections (fit, precision, namespace, crasp, rows, stages)
+    proofkit bench --only fit,rows  # some sections (fit, precision, namespace, crasp, rows, drops, stages)
     proofkit bench --render benchmarks/results/FILE.json   # regenerate this page from a stored result
 """
 
@@ -126,8 +126,16 @@ def _stages(d: dict[str, Any]) -> list[str]:
     return lines + md_table(["import", "seconds"], [[k, _s(v)] for k, v in d["import_s"].items()])
 
 
+def _drops(d: dict[str, Any]) -> list[str]:
+    body = [[e["theorem"], e["assumption"], e["old"], _s(e["old_s"]), e["new"], _s(e["new_s"]),
+             f"{e['searched']} of {e['settings']}" if e["settings"] else "", e["setting"]]
+            for e in d["drops"]]
+    return md_table(["theorem", "dropped", "before", "time", "now", "time", "settings searched numerically",
+                     "where found / searched first"], body)
+
+
 DETAILS = {"fit": _fit, "precision": _precision, "namespace": _namespace, "crasp": _crasp, "rows": _rows,
-           "stages": _stages}
+           "drops": _drops, "stages": _stages}
 
 
 def _machine(m: dict[str, Any]) -> list[str]:
