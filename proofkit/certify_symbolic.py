@@ -202,7 +202,7 @@ def symbolic_candidate(problem: Any, theta: np.ndarray, X: np.ndarray, tol: mp.m
                        min_gap: mp.mpf) -> list[str] | None:
     """The first candidate (see :func:`candidates`) that fits training to tol numerically, keeps a gap of
     at least ``min_gap`` at X and is certified by :func:`certify`; None otherwise."""
-    from .falsify import max_gap
+    from .modelsearch import max_gap
 
     for cand in candidates(problem, theta, tol):
         th = MP.asarray(np.asarray(cand, dtype=object))

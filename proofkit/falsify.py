@@ -1,34 +1,32 @@
 """Search for a counterexample: a learned model that fits every training length and differs on a test
-length or test support. Strategies: several seeded fits (different minima), then null-space
-continuation from each exact fit (step along the null direction of J_train that moves the test output
-most, project back onto the training manifold). Found models are shrunk (gauge-canonical form,
-shortest distinguishing length, simplest sequence), certified and recorded."""
+length or test support, under the theorem as set or with assumptions dropped.
+
+With assumptions dropped the search covers every setting the remaining assumptions allow
+(:mod:`proofkit.dropspace`): stored records first (:mod:`proofkit.known`), the exact constructions of
+:mod:`proofkit.constructions` at every setting, then the numeric search (:mod:`proofkit.modelsearch`) at
+the first few. A found model is made exact where it can be (:mod:`proofkit.exactify`), certified and
+recorded; an empty drop search is ``inconclusive`` and names its space."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import mpmath as mp
 import numpy as np
 
-from . import activation as act
 from . import certify_symbolic, constructions, dropspace, known, progress, record
-from .backend import FLOAT64, MP, mp_abs_max, mp_str
-from .certify_model import certificate, certify_exact, certify_model  # noqa: F401 (certify_model: API)
-from .check import Fitted, local_id, reduce_learner
+from .backend import MP, mp_abs_max, mp_str
+from .certify_model import certificate, certify_exact, certify_model  # noqa: F401 (the API's names)
 from .errors import InputError
-from .fit import fit, lm64, polish
-from .fiterror import inflate, param_radius
-from .generalization import ball_gap, robust, sampled_gap, test_sequences
+from .exactify import exact_candidate, simplify_numbers, snapped_candidate
+from .modelsearch import max_gap, search, shrink_dimensions, shrink_witness
 from .problem import Problem, build_problem
 from .spec import Theorem
-from .support import corner_sequences, test_lengths
-from .tolerances import FIT_TOL, SEARCH_GAP, effective_dps, fmt
+from .tolerances import SEARCH_GAP, effective_dps
 from .verdict import Verdict
 
 
@@ -72,102 +70,12 @@ class FalsifyResult:
                 "seed": self.seed, "dps": self.dps, "elapsed_s": round(self.elapsed_s, 3),
                 "details": self.details, "learned": self.learned()}
 
-
-STRONG_GAP = mp.mpf("1e-3")
 #: what every empty drop search says
 EMPTY_IS_NOT_PROOF = ("an empty search does not show that the dropped assumption is unnecessary "
                       "(that needs a proof)")
 #: parameter settings a drop's numeric search covers by default (the constructions cover all of them)
 SEARCH_SETTINGS = 4  # a gap this large ends the search; smaller ones keep it going
 
-
-def max_gap(problem: Problem, theta: np.ndarray, seqs: Sequence[np.ndarray]) -> mp.mpf:
-    """Largest relative gap |h - f| / max(1, |f|) over the given sequence batches: logits for an
-    injective readout, outputs otherwise."""
-    return sampled_gap(problem, theta, list(seqs))[0]
-
-
-def continuation(fitted: Fitted, rng: np.random.Generator, seqs: Sequence[np.ndarray],
-                 steps: Sequence[float] = (0.3, 0.1, 0.03)) -> tuple[np.ndarray | None, int]:
-    """Step along the null direction of J_train that moves J_test most; project back by polishing."""
-    lid = local_id(fitted, rng)
-    tries = 0
-    if lid.leak_direction is None or lid.leak < mp.mpf(10) ** (-(fitted.dps // 3)):
-        return None, tries
-    v = lid.leak_direction
-    p, tol = fitted.problem, fitted.fit.tol
-    norm = max(mp.mpf(1), mp_abs_max(fitted.theta))
-    for tau in steps:
-        for sign in (1, -1):
-            tries += 1
-            start = fitted.theta + v * (sign * tau * norm)
-            th, res, _ = polish(p, np.array([float(x) for x in start]), fitted.dps, tol)
-            if res <= tol and max_gap(p, th, seqs) >= SEARCH_GAP:
-                return th, tries
-    return None, tries
-
-
-def adversarial(problem: Problem, starts: Sequence[np.ndarray], seqs: Sequence[np.ndarray], dps: int,
-                tol: mp.mpf, weight: float = 0.1) -> tuple[np.ndarray | None, int]:
-    """Penalty fits: keep the training residual at zero while pulling one test output (a corner sequence
-    one step past T) away from the truth; then polish on the training residual alone at dps digits."""
-    tries = 0
-    L = problem.T + 1
-    for X in corner_sequences(problem.support, L)[1:]:
-        Xb = X[None]
-        yf = problem.true_logits(Xb, FLOAT64)[0]
-        yf = yf if problem.injective else act.apply(problem.activation, yf, FLOAT64)
-        for r in range(problem.learned.m):
-            for sign in (1.0, -1.0):
-                target = yf[r] + sign
-
-                def res(th: np.ndarray, r: int = r, target: float = target,
-                        Xb: np.ndarray = Xb) -> np.ndarray:
-                    z = problem.learned.logits(th, Xb, FLOAT64)[0, r]
-                    out = z if problem.injective else act.apply(problem.activation, z, FLOAT64)
-                    return np.append(problem.residual(th, FLOAT64), weight * (out - target))
-
-                def jac(th: np.ndarray, r: int = r, Xb: np.ndarray = Xb) -> np.ndarray:
-                    J = problem.learned.jacobian(th, Xb, FLOAT64)[0, r]
-                    if not problem.injective:
-                        z = problem.learned.logits(th, Xb, FLOAT64)[0, r]
-                        J = J * act.derivative(problem.activation, np.asarray(z), FLOAT64)
-                    return np.vstack([problem.residual_jacobian(th, FLOAT64), weight * J])
-
-                for start in starts:
-                    tries += 1
-                    x, _ = lm64(res, jac, np.asarray(start, dtype=float))
-                    if np.max(np.abs(problem.residual(x, FLOAT64))) > 1e-6:
-                        continue
-                    th, rmax, _ = polish(problem, x, dps, tol)
-                    if rmax <= tol and max_gap(problem, th, seqs) >= SEARCH_GAP:
-                        return th, tries
-    return None, tries
-
-
-def shrink_witness(problem: Problem, theta: np.ndarray,
-                   seqs: Sequence[np.ndarray]) -> tuple[np.ndarray, mp.mpf, str]:
-    """Shortest distinguishing length, then the simplest sequence there (corners before random);
-    failing that, the test sequence with the largest gap."""
-    rng = np.random.default_rng(12345)
-    lengths = sorted(set(range(problem.T + 1, 2 * problem.T + 3)) | set(test_lengths(problem.T)))
-    kinds = [("compositional", t) for t in range(1, problem.T + 1)] + [("length", t) for t in lengths]
-    for kind, L in kinds:
-        cands = list(corner_sequences(problem.support, L))
-        if kind == "length":
-            cands += list(problem.support.tokens(rng, (8, L)))
-        for X in cands:
-            gap = max_gap(problem, theta, [X[None]])
-            if gap >= SEARCH_GAP * 1000:
-                return X, gap, kind
-    best = (mp.mpf(0), None)
-    for batch in seqs:
-        for X in batch:
-            gap = max_gap(problem, theta, [X[None]])
-            if gap > best[0]:
-                best = (gap, X)
-    kind = "length" if best[1].shape[0] > problem.T else "compositional"
-    return best[1], best[0], kind
 
 
 def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str, Any] | None = None,
@@ -213,28 +121,31 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
                 "the other assumptions hold; a search needs a parameter (true model, support or learner) "
                 "that expresses its failure" + (f" ({notes})" if notes else ""),
             elapsed_s=time.perf_counter() - t0, **base)
-    if theorem.falsifier is not None:
-        progress.stage(f"{theorem.id} search: the theorem's own falsifier"
-                       + (f" (dropped {', '.join(dropped)})" if dropped else ""))
-        overrides_ = {k: v for k, v in params.items() if v != defaults[k]}
-        return _custom(theorem, params, overrides_, dropped, seed, out_dir, t0)
-    settings = space.settings if space is not None else [
-        dropspace.Setting(params, {k: v for k, v in params.items() if v != defaults[k]}, "as set",
-                          tuple(theorem.violated(params)))]
+    settings = space.settings if space is not None else []
     if not drops:
+        if theorem.falsifier is not None:
+            progress.stage(f"{theorem.id} search: the theorem's own falsifier")
+            return _custom(theorem, params, {k: v for k, v in params.items() if v != defaults[k]}, dropped,
+                           seed, out_dir, t0)
         return _at(theorem, params, dropped, dps=dps, seed=seed, restarts=restarts, shrink=shrink,
                    out_dir=out_dir, t0=t0)
-    hit = _constructed(theorem, settings, seed, dps, out_dir, t0)
-    if hit is not None:
-        return hit
+    if theorem.falsifier is None:
+        hit = _constructed(theorem, settings, seed, dps, out_dir, t0)
+        if hit is not None:
+            return hit
     found: FalsifyResult | None = None
-    efforts, unfit = [], 0
+    efforts, hows, unfit = [], [], 0
     for k, setting in enumerate(settings[:budget]):
-        progress.stage(f"{theorem.id}: numeric search at setting {k + 1}/{min(budget, len(settings))} "
+        own = theorem.falsifier is not None
+        which = "the theorem's own" if own else "numeric"
+        progress.stage(f"{theorem.id}: {which} search at setting {k + 1}/{min(budget, len(settings))} "
                        f"({setting.label()})")
-        res = _at(theorem, setting.params, sorted(set(drops) | set(setting.violated)), dps=dps, seed=seed,
-                  restarts=restarts, shrink=shrink, out_dir=None, t0=t0)
+        violated = sorted(set(drops) | set(setting.violated))
+        res = (_custom(theorem, setting.params, setting.changes, violated, seed, None, t0) if own else
+               _at(theorem, setting.params, violated, dps=dps, seed=seed, restarts=restarts, shrink=shrink,
+                   out_dir=None, t0=t0))
         efforts.append(f"[{setting.label()}] {res.effort}")
+        hows.append(res.how)
         unfit += "no fit reached zero training risk" in res.how
         if res.found and (found is None or (res.certified and not found.certified)):
             found, where = res, setting
@@ -249,6 +160,9 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
         found.elapsed_s = time.perf_counter() - t0
         return found
     searched = min(budget, len(settings))
+    undecided = sum("none with a gap that survives the fit error" in h for h in hows)
+    first = (f"; the theorem's own search at the first setting: {hows[0].removeprefix('inconclusive: ')}"
+             if theorem.falsifier is not None and hows else "")
     return FalsifyResult(
         found=False, verdict=Verdict.INCONCLUSIVE, elapsed_s=time.perf_counter() - t0,
         details={"settings": len(settings), "searched": searched,
@@ -257,7 +171,9 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
                + " | ".join(efforts),
         how=("inconclusive: no fit reached zero training risk at any searched setting, so there was no "
              "zero-risk learner to test; " if unfit == searched else "inconclusive: ")
-            + "no counterexample found in " + space.describe(searched) + "; " + EMPTY_IS_NOT_PROOF, **base)
+            + "no counterexample found in " + space.describe(searched)
+            + (f"; at {undecided} setting(s) candidate gaps did not survive the fit error (undecided)"
+               if undecided else "") + first + "; " + EMPTY_IS_NOT_PROOF, **base)
 
 
 def _buildable(theorem: Theorem) -> Any:
@@ -397,209 +313,6 @@ def _at(theorem: Theorem, params: dict[str, Any], dropped: list[str], *, dps: in
                          **base)
 
 
-@dataclass
-class SearchOutcome:
-    problem: Problem
-    seqs: list[np.ndarray]
-    theta: np.ndarray | None  # the counterexample's learned parameters (largest test gap found)
-    strategy: str
-    converged: bool
-    tol: mp.mpf
-    effort: str
-    reason: str = ""
-    discarded: int = 0
-    #: exact learned parameters when a closed-form construction (:mod:`proofkit.constructions`) found it
-    exact: list[str] | None = None
-
-
-@dataclass
-class Vetted:
-    """A candidate counterexample after vetting: reduced (stray modes decoupled), its shortest
-    distinguishing witness, and whether its gap survives the fit error propagated through the model."""
-
-    theta: np.ndarray
-    X: np.ndarray
-    gap: mp.mpf
-    kind: str
-    survives: bool
-    how: str
-
-
-def vet(problem: Problem, theta: np.ndarray, seqs: Sequence[np.ndarray], dps: int) -> Vetted | None:
-    """None when the candidate's gap disappears once its stray modes are decoupled (it was the fit
-    error amplified); else the vetted candidate."""
-    th, _, _ = reduce_learner(problem, theta, dps)
-    if max_gap(problem, th, seqs) < SEARCH_GAP:
-        return None
-    X, gap, kind = shrink_witness(problem, th, seqs)
-    radius = param_radius(problem, th)
-    lo, hi = ball_gap(problem, inflate(th, radius), X)
-    ok = robust(lo, hi, gap, False)
-    how = (f"gap {fmt(gap)} at a length-{X.shape[0]} witness; with the parameters widened to the "
-           f"estimated fit error {fmt(radius)} it spans [{fmt(lo)}, {fmt(hi)}]")
-    return Vetted(th, X, gap, kind, ok, how)
-
-
-def search(theorem: Theorem, params: dict[str, Any], *, dps: int, seed: int,
-           restarts: int) -> SearchOutcome:
-    """Seeded fits, null-space continuation from each exact fit, then penalty fits. Every candidate is
-    vetted: a gap that vanishes once stray modes are decoupled, or that does not survive the fit error,
-    is discarded (and counted). The surviving candidate with the largest gap wins; a gap >= STRONG_GAP
-    ends the search early."""
-    rng = np.random.default_rng(seed + 7)
-    problem = build_problem(theorem, params, seed=seed, dps=dps)
-    seqs = test_sequences(problem, "length", rng) + test_sequences(problem, "compositional", rng)
-    made = constructions.exact_learners(problem)
-    for c in made:  # exact constructions first: what they find is certified, no fit needed
-        th = MP.asarray(np.asarray(c.learned, dtype=object))
-        if mp_abs_max(problem.residual(th, MP)) <= FIT_TOL and max_gap(problem, th, seqs) >= SEARCH_GAP:
-            return SearchOutcome(problem, seqs, th, c.how, True, FIT_TOL,
-                                 f"{len(made)} exact construction(s) tried before any fit; "
-                                 f"{sum(len(s) for s in seqs)} test sequences", exact=c.learned)
-    candidates: list[tuple[mp.mpf, Vetted, str]] = []  # (test gap, vetted candidate, strategy)
-    discarded: list[str] = []  # candidates whose gap does not survive the fit error: undecided
-    vanished = 0  # candidates with an exactly equivalent learner without the gap: no candidates
-
-    def consider(theta: np.ndarray, strategy: str) -> None:
-        nonlocal vanished
-        v = vet(problem, theta, seqs, dps)
-        if v is None:
-            vanished += 1
-        elif not v.survives:
-            discarded.append(v.how)
-        else:
-            candidates.append((v.gap, v, strategy))
-
-    def strong() -> bool:
-        return any(c[0] >= STRONG_GAP for c in candidates)
-
-    tried_fits, tried_steps, converged, exact_fits = 0, 0, 0, []
-    for k in range(restarts):
-        tried_fits += 1
-        progress.stage(f"{theorem.id} search: seeded fit {k + 1}/{restarts} ({len(candidates)} candidate(s), "
-                       f"{len(discarded)} discarded so far)")
-        fr = fit(problem, dps=dps, seed=seed + 1000 * k, tol=FIT_TOL)
-        if not fr.converged:
-            continue
-        converged += 1
-        exact_fits.append(fr.theta)
-        if max_gap(problem, fr.theta, seqs) >= SEARCH_GAP:
-            consider(fr.theta, "a fit from a seeded restart that differs on test")
-        else:
-            progress.stage(f"{theorem.id} search: null-space continuation from fit {k + 1}")
-            th, n = continuation(Fitted(problem, fr, dps, seed), rng, seqs)
-            tried_steps += n
-            if th is not None:
-                consider(th, "null-space continuation from an exact fit")
-        if strong():
-            break
-    tried_adv = 0
-    if not strong():
-        starts = [np.array([float(v) for v in t]) for t in exact_fits[:1]]
-        starts += [problem.learned.init(np.random.default_rng(seed + 77 + i)) for i in range(2)]
-        progress.stage(f"{theorem.id} search: penalty fits from {len(starts)} start(s)")
-        th, tried_adv = adversarial(problem, starts, seqs, dps, FIT_TOL)
-        if th is not None:
-            consider(th, "penalty fit pulling a test output away under the training constraint")
-    effort = (f"{tried_fits} seeded fits ({converged} reached the {fmt(FIT_TOL, 2)} training "
-              f"threshold), {tried_steps} continuation steps, {tried_adv} penalty fits, "
-              f"{sum(len(s) for s in seqs)} test sequences up to length "
-              f"{max(s.shape[1] for s in seqs)}, {dps} digits")
-    if vanished:
-        effort += (f"; {vanished} candidate gap(s) vanished once stray modes were decoupled (an exactly "
-                   "equivalent learner has none)")
-    if discarded:
-        effort += (f"; {len(discarded)} candidate(s) discarded, their gaps did not survive the fit "
-                   f"error (first: {discarded[0]})")
-    best = max(candidates, key=lambda c: c[0]) if candidates else None
-    return SearchOutcome(problem, seqs, best[1].theta if best else None, best[2] if best else "",
-                         converged > 0, FIT_TOL, effort, "" if converged else "no fit converged",
-                         discarded=len(discarded))
-
-
-def shrink_dimensions(theorem: Theorem, params: dict[str, Any], dropped: list[str],
-                      outcome: SearchOutcome, *, dps: int,
-                      seed: int) -> tuple[dict[str, Any], SearchOutcome, str]:
-    """Smallest dimensions: each group of dimension parameters the theorem names moves down together
-    (by the same amount, so n = k~ stays n = k~ and k~ = n + 1 stays so); the smallest shift at which
-    exactly the same assumptions are dropped and a counterexample still exists wins."""
-    tried = []
-    for group in theorem.dims:
-        lowest = min(params[d] - int(theorem.params.get(d).min or 1) for d in group)
-        for delta in range(lowest, 0, -1):
-            trial = dict(params, **{d: params[d] - delta for d in group})
-            if sorted(set(theorem.violated(trial)) | set(dropped)) != dropped:
-                continue
-            try:
-                trial = theorem.params.resolve(trial)
-                progress.stage(f"{theorem.id} shrink: trying {', '.join(f'{d}={trial[d]}' for d in group)}")
-                found = search(theorem, trial, dps=dps, seed=seed, restarts=2)
-            except InputError:
-                continue
-            label = ", ".join(f"{d}={trial[d]}" for d in group)
-            tried.append(f"{label}: {'found' if found.theta is not None else 'none'}")
-            if found.theta is not None:
-                params, outcome = trial, found
-                break
-    return params, outcome, "; ".join(tried)
-
-
-def simplify_numbers(problem: Problem, theta: np.ndarray, X: np.ndarray,
-                     tol: mp.mpf) -> list[str] | None:
-    """Shrink to simple numbers: the fewest significant digits (1..12) at which the rounded model still
-    fits training to tol and still differs at X. None when only full precision works."""
-    for digits in (1, 2, 3, 4, 6, 8, 12):
-        strs = ["0.0" if abs(v) <= tol else mp.nstr(v, digits) for v in theta]
-        cand = MP.asarray(np.asarray(strs, dtype=object))
-        if mp_abs_max(problem.residual(cand, MP)) <= tol and max_gap(problem, cand, [X[None]]) >= SEARCH_GAP:
-            return strs
-    return None
-
-
-def exact_candidate(problem: Problem, theta: np.ndarray,
-                    seqs: Sequence[np.ndarray]) -> tuple[list[str], np.ndarray, str] | None:
-    """An exact rational zero-risk learner near ``theta`` that still differs from f, for families that
-    can build one (``exact_learner``: equal Markov parameters j < T by construction): (learned
-    parameters as exact strings, shortest witness, kind), certified by :func:`certify_exact`; the
-    fewest digits that work win. Why: where the fit sits on a singular stratum of the training
-    equations no interval existence proof applies, but the stratum has rational points."""
-    make = getattr(problem.learned, "exact_learner", None)
-    if make is None or not problem.injective or not hasattr(problem.true, "markov"):
-        return None
-    from .backend import SYM
-    from .families.observer import DIGITS
-
-    true_markov = problem.true.markov(SYM.asarray(problem.theta_true), problem.T, SYM)
-    targets = [[[Fraction(int(v.p), int(v.q)) for v in row] for row in M] for M in true_markov]
-    with mp.workdps(max(mp.mp.dps, 60)):
-        for digits in DIGITS:
-            q = make(theta, targets, digits)
-            if q is None:
-                continue
-            learned = [str(v) for v in q]
-            th = MP.asarray(np.asarray(learned, dtype=object))
-            if max_gap(problem, th, seqs) < SEARCH_GAP:
-                continue
-            X, _, kind = shrink_witness(problem, th, seqs)
-            if certify_exact(problem, learned, X)[0]:
-                return learned, X, kind
-    return None
-
-
-def snapped_candidate(problem: Problem, learned: Sequence[str], X: np.ndarray,
-                      tol: mp.mpf) -> list[str] | None:
-    """The learner with its tiny coefficients (|v| <= 1e-30, left by the fit where the exact learner
-    has 0) set to exactly 0, when it still fits to tol and still differs at X; None when nothing is
-    tiny. Only worth it for families with an exact zero-risk certificate (``exact_zero_risk``)."""
-    if getattr(problem.learned, "exact_zero_risk", None) is None:
-        return None
-    snapped = ["0.0" if "/" not in v and abs(mp.mpf(v)) <= mp.mpf("1e-30") else v for v in learned]
-    if list(snapped) == list(learned):
-        return None
-    th = MP.asarray(np.asarray(snapped, dtype=object))
-    if mp_abs_max(problem.residual(th, MP)) > tol or max_gap(problem, th, [X[None]]) < SEARCH_GAP:
-        return None
-    return snapped
 
 
 def _model_record(theorem: Theorem, problem: Problem, params: dict[str, Any],

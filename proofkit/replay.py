@@ -20,10 +20,11 @@ import numpy as np
 
 from . import record, registry, safejson
 from .backend import MP, mp_abs_max
+from .certify_model import certificate
 from .errors import InputError
-from .falsify import certificate, max_gap
 from .fiterror import inflate, param_radius
 from .generalization import ball_gap, robust
+from .modelsearch import max_gap
 from .problem import build_problem
 from .spec import Theorem
 from .tolerances import FIT_TOL, SEARCH_GAP, effective_dps, fmt

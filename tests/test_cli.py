@@ -164,7 +164,8 @@ def test_replay_rehashed_non_reproducing_record_exits_1(capsys, tmp_path, falsif
 
     from proofkit import registry
     from proofkit.backend import MP, mp_abs_max
-    from proofkit.falsify import certify_model, max_gap
+    from proofkit.falsify import certify_model
+    from proofkit.modelsearch import max_gap
     from proofkit.problem import build_problem
 
     data = json.loads(Path(json.loads(falsified[1])["record"]).read_text())

@@ -15,8 +15,9 @@ import pytest
 from proofkit import record, registry
 from proofkit.backend import MP, mp_abs_max, mp_str
 from proofkit.errors import InputError
-from proofkit.falsify import certify_model, falsify, max_gap
+from proofkit.falsify import certify_model, falsify
 from proofkit.fit import warm_start
+from proofkit.modelsearch import max_gap
 from proofkit.problem import build_problem
 from proofkit.replay import replay
 from proofkit.tolerances import fmt
