@@ -37,6 +37,40 @@ def spectral_shrink(M: np.ndarray, radius: float = 0.8) -> np.ndarray:
     return M
 
 
+#: structured transition matrices (:func:`transition`): which are invertible, which are not
+INVERTIBLE_KINDS = ("rotation", "orthogonal", "nonnormal", "sign-pattern")
+SINGULAR_KINDS = ("nilpotent",)
+
+
+def transition(kind: str, n: int, seed: int = 0) -> np.ndarray:
+    """A structured n x n transition matrix with two-decimal entries (exact as decimals), spectral radius
+    below 1 so long-length logits stay bounded: ``rotation`` (2 x 2 blocks 0.6 [[c, -s], [s, c]] with
+    c = 0.8, s = 0.6, a trailing 0.5 for odd n), ``orthogonal`` (0.9 times a signed permutation: a cycle
+    with alternating signs), ``nonnormal`` (0.5 on the diagonal, 1 on the superdiagonal: one Jordan-like
+    block, far from normal), ``nilpotent`` (the shift: ones on the superdiagonal, N^n = 0), ``sign-pattern``
+    (0.6 I plus 0.2 times a seeded +-1 pattern off the diagonal: diagonally dominant, so invertible)."""
+    if kind == "rotation":
+        M = np.zeros((n, n))
+        for i in range(0, n - 1, 2):
+            M[i:i + 2, i:i + 2] = [[0.48, -0.36], [0.36, 0.48]]
+        if n % 2:
+            M[-1, -1] = 0.5
+        return M
+    if kind == "orthogonal":
+        M = np.zeros((n, n))
+        for i in range(n):
+            M[(i + 1) % n, i] = 0.9 * (-1) ** i
+        return M
+    if kind == "nonnormal":
+        return 0.5 * np.eye(n) + np.eye(n, k=1)
+    if kind == "nilpotent":
+        return np.eye(n, k=1)
+    if kind == "sign-pattern":
+        signs = np.where(np.random.default_rng(seed).uniform(size=(n, n)) < 0.5, -1.0, 1.0)
+        return np.round(0.6 * np.eye(n) + 0.2 * signs * (1 - np.eye(n)), 2)
+    raise ValueError(f"unknown transition kind {kind!r}")
+
+
 #: the default deep-sets true model (values chosen here; no paper fixes them): token map
 #: phi(x) = W2 tanh(W1 x + b1) + b2 (n = 2, width 3, k = 2), readout B (m = 2), readout bias
 DEEP_SETS = {"W1": [[1.0, -0.5], [0.3, 0.8], [-0.7, 0.2]], "b1": [0.1, -0.2, 0.05],

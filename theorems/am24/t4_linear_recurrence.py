@@ -7,7 +7,14 @@ from sympy import Eq, MatrixSymbol, Symbol
 
 from proofkit.families import LinearRecurrence
 from proofkit.families.biased import with_readout_bias
-from proofkit.instances import seeded_matrix, spectral_shrink, with_rank_drop
+from proofkit.instances import (
+    INVERTIBLE_KINDS,
+    SINGULAR_KINDS,
+    seeded_matrix,
+    spectral_shrink,
+    transition,
+    with_rank_drop,
+)
 from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
 from proofkit.predicates import R_ALL, Injective
 from proofkit.spec import (
@@ -59,6 +66,8 @@ def true_params(p):
         mats["A"] = with_rank_drop(mats["A"], axis=1)
     if p["true_Lam"] == "singular":
         mats["Lam"] = with_rank_drop(mats["Lam"], axis=1)
+    elif p["true_Lam"] != "invertible":  # a structured transition (proofkit.instances.transition)
+        mats["Lam"] = transition(p["true_Lam"], size, seed=40 + size)
     if p["true_B"] == "singular":
         mats["B"] = with_rank_drop(mats["B"], axis=0)
     bias = BIAS[:size] if p["readout_bias"] else []
@@ -181,7 +190,10 @@ THEOREM = Theorem(
         Param("n", int, 2, "token = state = output dimension", min=1, max=4),
         Param("learned_dim", int, 2, "state dimension of the learned model", min=1, max=6, follows="n"),
         Param("true_A", str, "invertible", "true readout", choices=("invertible", "singular")),
-        Param("true_Lam", str, "invertible", "true transition", choices=("invertible", "singular")),
+        Param("true_Lam", str, "invertible", "true transition: the instance's (invertible), its last column "
+              "zeroed (singular), or a structured one: rotation, orthogonal, nonnormal, sign-pattern "
+              "(invertible), nilpotent (singular)",
+              choices=("invertible", "singular") + INVERTIBLE_KINDS + SINGULAR_KINDS),
         Param("true_B", str, "invertible", "true input map", choices=("invertible", "singular")),
         Param("true_instance", str, "INST-SSM-1", "true model: INST-SSM-1 = (A, Lam, B) = ([[1.5, -0.7], "
               "[0.4, 1.2]], [[0.6, -0.3], [0.2, 0.5]], [[1.0, 0.5], [-0.3, 0.8]]) (seeded for n != 2) "
@@ -204,7 +216,7 @@ THEOREM = Theorem(
                    lambda p: p["true_A"] == "invertible", {"true_A": "singular"},
                    predicate=sp.Q.invertible(A)),
         Assumption("A5.Lam-invertible", "the true transition Lam is invertible",
-                   lambda p: p["true_Lam"] == "invertible", {"true_Lam": "singular"},
+                   lambda p: p["true_Lam"] not in ("singular",) + SINGULAR_KINDS, {"true_Lam": "singular"},
                    predicate=sp.Q.invertible(L)),
         Assumption("A5.B-invertible", "the true input map B is invertible",
                    lambda p: p["true_B"] == "invertible", {"true_B": "singular"},
