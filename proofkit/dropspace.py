@@ -18,6 +18,7 @@ theorem without exactly the assumptions that setting violates.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -65,28 +66,30 @@ class Space:
 
 
 def _neighbours(theorem: Theorem, base: Mapping[str, Any], fixed: set[str]) -> list[dict[str, Any]]:
-    """Single changes of ``base``: another choice or boolean value, an integer one step down or at its
-    minimum, each dimension group one step down or at its smallest (together); then every single change
-    with all dimension groups at their smallest."""
-    singles: list[dict[str, Any]] = []
+    """Single changes of ``base``: another choice or boolean value, an integer at its minimum or one step
+    down, each dimension group at its smallest or one step down (together); then every single change
+    with all dimension groups at their smallest. The single changes are interleaved across parameters
+    (the first alternative of every parameter, then the second, ...), so the first few settings vary the
+    true model, the support, the learner and the readout rather than one parameter's every value."""
+    per_param: list[list[dict[str, Any]]] = []
     for p in theorem.params.params:
         if p.name in fixed or p.follows is not None:
             continue
         if p.choices is not None:
-            singles += [{p.name: c} for c in p.choices if c != base[p.name]]
+            per_param.append([{p.name: c} for c in p.choices if c != base[p.name]])
         elif p.type is bool:
-            singles.append({p.name: not base[p.name]})
-        elif p.type is int and p.min is not None:  # one step down, and the minimum
-            singles += [{p.name: v} for v in sorted({int(base[p.name]) - 1, int(p.min)}, reverse=True)
-                        if int(p.min) <= v < int(base[p.name])]
+            per_param.append([{p.name: not base[p.name]}])
+        elif p.type is int and p.min is not None:  # the minimum (simplest first), then one step down
+            per_param.append([{p.name: v} for v in sorted({int(base[p.name]) - 1, int(p.min)})
+                              if int(p.min) <= v < int(base[p.name])])
     groups = [g for g in theorem.dims if not set(g) & fixed]
     smallest: dict[str, Any] = {}
     for g in groups:
         lowest = min(int(base[d]) - int(theorem.params.get(d).min or 1) for d in g)
-        for delta in sorted({1, lowest}):
-            if delta <= lowest:
-                singles.append({d: int(base[d]) - delta for d in g})
+        per_param.append([{d: int(base[d]) - delta for d in g} for delta in sorted({1, lowest}, reverse=True)
+                          if delta <= lowest])
         smallest.update({d: int(base[d]) - lowest for d in g})
+    singles = [ch for rank in itertools.zip_longest(*per_param) for ch in rank if ch is not None]
     out = [dict(smallest)] if smallest else []
     out += singles
     out += [dict(ch, **{k: v for k, v in smallest.items() if k not in ch}) for ch in singles if smallest]
