@@ -17,25 +17,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import (
-    arrays,
-    clihelp,
-    completion,
-    formats,
-    parallel,
-    progress,
-    record,
-    registry,
-    report,
-    reproduce,
-    workguard,
-)
+# light imports only: importing the CLI (and ``proofkit --version``) must not load sympy, scipy or the
+# theorem registry; the engine modules are imported by the commands that use them
+from . import clihelp, completion, progress, workguard
 from .atomic import prepare_folder
 from .errors import MAX_ECHO, MAX_EXPECTED, InputError, cap_text
-from .parallel import jobs_arg
-from .record import RecordWriteError
-from .scan import ENGINE_UNDEFINED
-from .tolerances import MAX_DPS, MIN_DPS
 from .verdict import TheoremResult, Verdict
 
 #: modules whose ``add_commands(sub, parser_class, add_max_work)`` adds subcommands; a subcommand added
@@ -50,6 +36,8 @@ EXIT_ERROR = 4
 
 def _dps(text: str) -> int:
     """Working precision: an integer in [MIN_DPS, MAX_DPS] (below MIN_DPS nothing is decided)."""
+    from .tolerances import MAX_DPS, MIN_DPS
+
     expected = f"--dps: expected an integer in [{MIN_DPS}, {MAX_DPS}]"
     try:
         value = int(text)
@@ -135,6 +123,10 @@ def _json(s: argparse.ArgumentParser, what: str = "the result", verdict: bool = 
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import arrays, registry
+    from .parallel import jobs_arg
+    from .tolerances import MAX_DPS, MIN_DPS
+
     p = _Parser(prog="proofkit", description=clihelp.DESCRIPTION, epilog=clihelp.epilog(),
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action=_Version, help="print the version (and git commit) and exit")
@@ -223,10 +215,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _emit(args: argparse.Namespace, obj: Any, text: str) -> None:
     """The text, or with --json the object stamped with its published format (docs/formats.md)."""
+    from . import formats
     print(json.dumps(formats.stamp(args.cmd, obj), indent=1, default=str) if args.json else text)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from . import registry
     thms = registry.load_all()
     items = [{"id": t.id, "title": t.title, "paper": str(t.paper)} for t in thms.values()]
     _emit(args, items, "\n".join(f"{t['id']:10s} {t['title']}  [{t['paper']}]" for t in items))
@@ -234,6 +228,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from . import registry, report
     from .publish.spec_json import theorem_json
 
     thm = registry.get(args.id)
@@ -259,6 +254,7 @@ def _reproduce(args: argparse.Namespace, theorem_id: str | None = None,
                values: str | None = None) -> str | None:
     """The runnable line that recomputes this command's verdict (for check --all: one theorem's, given
     ``theorem_id``; for scan: one value's, given ``values``); None for commands without a verdict."""
+    from . import reproduce
     if args.cmd == "replay":
         return reproduce.line("replay", extra=[str(Path(args.file).resolve())])
     if args.cmd not in ("check", "falsify", "scan"):
@@ -276,6 +272,7 @@ def _reproduce(args: argparse.Namespace, theorem_id: str | None = None,
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from . import formats, parallel, registry, report
     from .check import check
 
     if args.all == bool(args.id):
@@ -331,8 +328,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_falsify(args: argparse.Namespace) -> int:
+    from . import record, registry, report
     from .falsify import falsify
     from .publish import records
+    from .record import RecordWriteError
 
     thm = registry.get(args.id)
     for aid in args.drop:
@@ -365,6 +364,7 @@ def cmd_falsify(args: argparse.Namespace) -> int:
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
+    from . import registry, report
     from .scan import scan
 
     thm = registry.get(args.id)
@@ -421,6 +421,11 @@ def cmd_crasp(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:  # start-up path: no parser, no engine
+        print(clihelp.version_line())
+        return 0
+    from . import arrays, formats, registry
+    from .scan import ENGINE_UNDEFINED
     args = build_parser().parse_args(argv)
     builtin = {"list": cmd_list, "show": cmd_show, "check": cmd_check, "falsify": cmd_falsify,
                "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp,
