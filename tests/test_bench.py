@@ -27,7 +27,8 @@ FILES = {"MAJORITY": "majority.crasp", "DYCK-1": "dyck1.crasp", "Tomita 4": "tom
 TINY = dataclasses.replace(
     QUICK, mode="quick", repeats=1, loop_budget_s={"AM24.T4": 0.2}, precision_theorems=("AM24.T5",),
     support_samples=(2000,), exhaustive_lengths=(8,), interp_length=8, reference_samples=20,
-    rows_splits=(2, 3, 4), check_theorems=())
+    rows_splits=(2, 3, 4), check_theorems=(), grid_budget_s=0.05,
+    drop_cases=(("AM24.T2", "H1.pair-support"),))
 CUPY_REASON = None
 try:
     arrays.namespace("cupy")
@@ -38,7 +39,7 @@ except InputError as exc:
 @pytest.fixture(scope="module")
 def result() -> dict[str, Any]:
     """One tiny run of the ratio sections (the stages section runs in the slow smoke test)."""
-    return suite.run(TINY, ("fit", "precision", "namespace", "crasp", "rows"))
+    return suite.run(TINY, ("fit", "precision", "namespace", "crasp", "rows", "drops"))
 
 
 @pytest.fixture(autouse=True)
@@ -101,9 +102,9 @@ def _positive(fig: dict[str, Any]) -> bool:
 
 def test_result_schema_and_ratios(result: dict[str, Any]) -> None:
     assert all(k in result for k in suite.REQUIRED) and result["schema"] == suite.SCHEMA
-    assert result["sections_run"] == ["fit", "precision", "namespace", "crasp", "rows"]
+    assert result["sections_run"] == ["fit", "precision", "namespace", "crasp", "rows", "drops"]
     assert safejson.loads(json.dumps(result), "result") == result  # plain JSON: no NaN, no inf
-    assert {r["row"] for r in result["ratios"]} == {1, 2, 3, 4, 5}
+    assert {r["row"] for r in result["ratios"]} == {1, 2, 3, 4, 5, 6}
     for r in result["ratios"]:
         assert r["a"]["unit"] and r["b"]["unit"] and r["meaning"]
         for fig in (r["a"], r["b"]):
@@ -118,11 +119,21 @@ def test_result_schema_and_ratios(result: dict[str, Any]) -> None:
 
 
 def test_fit_row_reports_the_polished_error(result: dict[str, Any]) -> None:
-    speed, best = [r for r in result["ratios"] if r["row"] == 1]
-    assert speed["instance"] == best["instance"] == "AM24.T4"
+    fair, speed, best = [r for r in result["ratios"] if r["row"] == 1]
+    assert fair["instance"] == speed["instance"] == best["instance"] == "AM24.T4"
+    assert "tuned" in fair["comparison"] and "paper" in speed["comparison"] and fair["goal"] == ">= 10x"
+    grid = result["details"]["fit"]["AM24.T4"]["tuned"]["grid"]
+    assert [(g["lr"], g["weight_decay"]) for g in grid] == [(1e-3, 0.0), (1e-2, 0.0), (3e-2, 0.0), (0.1, 0.0),
+                                                            (0.2, 0.0)]
     assert best["a"]["value"] <= 1e-45 and best["goal_met"] is True
     # 0.2 s is too short for the loop to reach 1e-6: a lower bound, and so is the speed-up
     assert speed["b"]["bound"] == ">=" and speed["b"]["value"] == 0.2 and speed["ratio_bound"] == ">="
+
+
+def test_drop_row_compares_the_search_with_the_declared_variant(result: dict[str, Any]) -> None:
+    (row,) = [r for r in result["ratios"] if r["row"] == 6 and "total" in r["instance"]]
+    drop = result["details"]["drops"]["drops"][0]
+    assert drop["old"] == "empty" and drop["new"] == "certified" and row["a"]["value"] > 0
 
 
 def test_numpy_measured_and_cupy_named(result: dict[str, Any]) -> None:

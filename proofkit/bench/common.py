@@ -42,6 +42,7 @@ class Settings:
     check_theorems: tuple[str, ...]  # extra: check stage timings
     import_repeats: int = 1
     drop_cases: tuple[tuple[str, str], ...] = ()  # row 6: (theorem, assumption) drops
+    grid_budget_s: float = 2.0  # row 1: budget of each tuned AdamW grid point (stopped at the target)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -53,7 +54,7 @@ QUICK = Settings(
     exhaustive_lengths=(16, 18), interp_length=14, reference_samples=300, rows_splits=(4, 5, 6, 7, 8),
     check_theorems=("AM24.T4",), drop_cases=(("AM24.T2", "H1.pair-support"), ("AM24.T4", "A5.square")))
 FULL = Settings(
-    mode="full", repeats=3, loop_budget_s={"AM24.T4": 60.0, "AM24.T1": 60.0},
+    mode="full", repeats=3, loop_budget_s={"AM24.T4": 60.0, "AM24.T1": 60.0}, grid_budget_s=20.0,
     precision_theorems=("AM24.T4", "AM24.T1", "AM24.T2", "AM24.T5", "AM24v2.C3"),
     support_samples=(10**5, 10**6, 10**7), exhaustive_lengths=(24, 26, 28), interp_length=20,
     reference_samples=3000, rows_splits=(6, 7, 8, 9, 10, 11, 12),

@@ -65,9 +65,20 @@ def _fit(d: dict[str, Any]) -> list[str]:
                      _s(pk["polish_s"]), _num(pk["best_error"]), lp["steps"], f"{lp['steps_per_s'] or 0:.0f}",
                      _s(lp["time_to_target_s"]) or f"not in {lp['budget_s']:g} s", _num(lp["best_error"]),
                      _s(lp["time_to_best_s"])])
-    return md_table(["theorem", "identification error", "proofkit to 1e-6", "restarts", "float64 error",
-                     "polish", "polished error", "loop steps", "steps/s", "loop to 1e-6", "loop best",
-                     "loop time to best"], body)
+    lines = md_table(["theorem", "identification error", "proofkit to 1e-6", "restarts", "float64 error",
+                      "polish", "polished error", "loop steps", "steps/s", "loop to 1e-6", "loop best",
+                      "loop time to best"], body)
+    grid = [[tid, f"{g['lr']:g}", f"{g['weight_decay']:g}", _s(g["time_to_target_s"]) or
+             f"not in {e['tuned']['budget_s']:g} s", g["steps"], _num(g["best_error"])]
+            for tid, e in d.items() if "tuned" in e for g in e["tuned"]["grid"]]
+    if grid:
+        lines += md_table(["theorem", "AdamW lr", "weight decay", "to 1e-6", "steps", "best error"], grid)
+    grads = [[tid, _s(e["gradient"]["vjp_s"]), _s(e["gradient"]["jacobian_contracted_s"])]
+             for tid, e in d.items() if "gradient" in e]
+    if grads:
+        lines += md_table(["theorem", "gradient: backward pass (256 sequences)",
+                           "gradient: per-sample Jacobian contracted"], grads)
+    return lines
 
 
 def _precision(d: dict[str, Any]) -> list[str]:

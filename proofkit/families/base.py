@@ -105,6 +105,13 @@ class Family(ABC):
         """d logits / d theta: (N, t, n) -> (N, m, P). For the fit: numpy float64 and the object
         backends only (never evaluated over large supports, so it is not routed through a namespace)."""
 
+    def vjp(self, theta: np.ndarray, X: np.ndarray, R: np.ndarray) -> np.ndarray:
+        """sum_n R[n] . d logits[n] / d theta in float64 (R: N x m): the gradient of a loss through its
+        logit residuals, e.g. 2 sum_n r_n . J_n for the squared error. This default contracts the
+        per-sample Jacobian; families override it with a backward pass that never forms it (what a
+        gradient-descent baseline deserves, bench row 1)."""
+        return np.einsum("nr,nrp->p", R, self.jacobian(theta, X))
+
     def init(self, rng: np.random.Generator, scale: float = 0.5) -> np.ndarray:
         """A random starting point for a fit."""
         return rng.normal(0.0, scale, self.n_params)

@@ -42,6 +42,20 @@ class DeepSets(Family):
         z = S @ p["A"].T
         return z + p["a"] if self.readout_bias else z
 
+    def vjp(self, theta: np.ndarray, X: np.ndarray, R: np.ndarray) -> np.ndarray:
+        """The backward pass in float64: dS = R A, then through W2, the token sum and tanh to W1, b1."""
+        p = self.unpack(np.asarray(theta, dtype=float))
+        t = X.shape[1]
+        H = np.tanh(X @ p["W1"].T + p["b1"])  # (N, t, w)
+        Hs = H.sum(axis=1)
+        S = Hs @ p["W2"].T + t * p["b2"]
+        dS = R @ p["A"]  # (N, k)
+        dpre = (dS @ p["W2"])[:, None, :] * (1.0 - H * H)  # (N, t, w)
+        parts = [(R.T @ S).ravel()] + ([R.sum(axis=0)] if self.readout_bias else [])
+        parts += [np.einsum("ntw,nts->ws", dpre, X).ravel(), dpre.sum(axis=(0, 1)), (dS.T @ Hs).ravel(),
+                  t * dS.sum(axis=0)]
+        return np.concatenate(parts)
+
     def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         p = self.unpack(theta)
         N, t, n = X.shape

@@ -70,6 +70,24 @@ class LinearRecurrence(Family):
             dA[:, r, r * k : (r + 1) * k] = s
         return np.concatenate([dA, A @ dL, A @ dB], axis=2)
 
+    def vjp(self, theta: np.ndarray, X: np.ndarray, R: np.ndarray) -> np.ndarray:
+        """Backpropagation through time in float64: the states forward, then g_t = R A and
+        g_(j-1) = g_j Lam backwards, accumulating dLam += g_j^T s_(j-1), dB += g_j^T x_j."""
+        p = self.unpack(np.asarray(theta, dtype=float))
+        A, Lam, B = p["A"], p["Lam"], p["B"]
+        N, t, _ = X.shape
+        states = [np.zeros((N, self.k))]
+        for j in range(t):
+            states.append(states[-1] @ Lam.T + X[:, j, :] @ B.T)
+        g = R @ A
+        dA = R.T @ states[-1]
+        dLam, dB = np.zeros_like(Lam), np.zeros_like(B)
+        for j in range(t - 1, -1, -1):
+            dLam += g.T @ states[j]
+            dB += g.T @ X[:, j, :]
+            g = g @ Lam
+        return np.concatenate([dA.ravel(), dLam.ravel(), dB.ravel()])
+
     def markov(self, theta: np.ndarray, count: int, ops: Ops = FLOAT64) -> list[np.ndarray]:
         """Markov parameters A Lam^j B for j = 0..count-1 (they determine the model at every length)."""
         p = self.unpack(theta)
