@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -35,6 +35,7 @@ import numpy as np
 
 from ..errors import InputError
 from . import analysis
+from .compare import all_strings as strings_range
 from .interp import evaluate
 from .ir import Program
 from .vector import all_strings, evaluate_batch
@@ -79,6 +80,9 @@ class Task:
     lengths: Callable[[int], Sequence[int]]
     smaller: Callable[[np.ndarray], list[np.ndarray]] = field(default=lambda x: _deletions(x))
     valid: Callable[[np.ndarray], np.ndarray] | None = None
+    #: k when ``inputs(n)`` is every string of length n over k symbols kept by ``valid``: the check then
+    #: streams them in blocks instead of holding all k^n at once (:func:`input_blocks`)
+    universe: int | None = None
 
     @property
     def alphabet(self) -> tuple[str, ...]:
@@ -144,7 +148,7 @@ def majority_task(k: int) -> Task:
     fmt = "SOS x SEP y EOS; x in " + ("{0,1}" if k == 2 else f"{{a..{symbols[-1]}}}") + \
           "^n, n >= 1, y the unique most frequent symbol of x (inputs with ties excluded)"
     return Task(name, symbols, fmt, inputs, lambda X: _unique_argmax(X, k)[0][:, None], sample,
-                lambda size: range(1, size + 1), valid=valid)
+                lambda size: range(1, size + 1), valid=valid, universe=k)
 
 
 def interleave_task(streams: int = 3) -> Task:
@@ -184,7 +188,7 @@ def interleave_task(streams: int = 3) -> Task:
     fmt = (f"SOS x SEP y_1 .. y_{r} EOS; x = {r} bit streams of one length m interleaved (stream s at "
            f"positions = s mod {r}, 1-based), y_s the majority bit of stream s (ties excluded)")
     return Task(f"Binary Majority Interleave ({r} streams)", ("0", "1"), fmt, inputs, outputs, sample,
-                lambda size: range(r, size + 1, r), smaller, valid)
+                lambda size: range(r, size + 1, r), smaller, valid, universe=2)
 
 
 def _distinct_inputs(V: int, n: int) -> np.ndarray:
@@ -235,7 +239,8 @@ def copy_task(V: int, unique: bool = True, reps: int = 1) -> Task:
                     lambda size: range(1, min(size, V) + 1), valid=_distinct_valid)
     return Task(f"Copy with repeats (V = {V})", tuple(str(v) for v in range(1, V + 1)),
                 f"SOS x SEP x EOS; x in {{1..{V}}}^n, n >= 1", lambda n: all_strings(V, n), lambda X: X,
-                lambda rng, n, count: rng.integers(0, V, size=(count, n)), lambda size: range(1, size + 1))
+                lambda rng, n, count: rng.integers(0, V, size=(count, n)), lambda size: range(1, size + 1),
+                universe=V)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -329,7 +334,7 @@ def predictions(program: Program, names: Sequence[str], T: np.ndarray) -> np.nda
     out = np.empty((B, L + 1, len(names)), dtype=bool)
     step = max(1, CHUNK_CELLS // ((L + 1) * max(1, len(program.ops))))
     for a in range(0, B, step):
-        v = evaluate_batch(program, T[a : a + step])
+        v = evaluate_batch(program, T[a : a + step], names=names)
         for j, name in enumerate(names):
             out[a : a + step, :, j] = v[name]
     return out
@@ -410,6 +415,28 @@ def check_input(program: Program, task: Task, x: Sequence[str]) -> Failure | Non
     return _failure(task, P, T_, len(x), 0, int(bad[0]), "given") if bad[0] else None
 
 
+def input_blocks(task: Task, n: int) -> Iterator[np.ndarray]:
+    """The valid inputs of length n in blocks of BLOCK_ROWS rows, in lexicographic order: the blocks of
+    ``task.inputs(n)``, exactly, but for a task with a ``universe`` built from the strings in row ranges
+    (:func:`proofkit.crasp.compare.all_strings`) and filtered block by block, so memory stays at a block
+    however many strings the length has."""
+    if task.universe is None:
+        X_all = task.inputs(n)
+        for start in range(0, len(X_all), BLOCK_ROWS):
+            yield X_all[start : start + BLOCK_ROWS]
+        return
+    total = task.universe**n
+    pending = np.empty((0, n), dtype=np.int64)
+    for start in range(0, total, BLOCK_ROWS):
+        X = strings_range(task.universe, n, start, min(total, start + BLOCK_ROWS))
+        pending = np.concatenate([pending, X if task.valid is None else _filter(X, task.valid(X))])
+        while len(pending) >= BLOCK_ROWS:
+            yield pending[:BLOCK_ROWS]
+            pending = pending[BLOCK_ROWS:]
+    if len(pending):
+        yield pending
+
+
 def check_task(program: Program, task: Task, size: int, sample_len: int = 150, samples: int = 16,
                seed: int = 0, cross_check: int = 12) -> TaskCheck:
     """Exhaustive next-token check over every valid input of length <= size, then ``samples`` seeded
@@ -420,13 +447,11 @@ def check_task(program: Program, task: Task, size: int, sample_len: int = 150, s
     agree = True
     failure = None
     for n in task.lengths(size):
-        X_all = task.inputs(n)
-        for start in range(0, len(X_all), BLOCK_ROWS):  # blocks in lexicographic order bound the memory
-            X = X_all[start : start + BLOCK_ROWS]
+        for b, X in enumerate(input_blocks(task, n)):  # blocks in lexicographic order bound the memory
             T, P, bad = _run_inputs(program, names, task, X)
             count += len(X)
             positions += len(X) * (T.shape[1] - n - 1)
-            if checked_ref < cross_check and start == 0:
+            if checked_ref < cross_check and b == 0:
                 pick = np.array([len(X) // 2])  # one input of every length, up to cross_check inputs
                 agree &= _cross_check(program, names, task, T[pick], P[pick])
                 checked_ref += len(pick)

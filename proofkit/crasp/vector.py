@@ -212,12 +212,16 @@ def _to_batch(a: Any, shape: tuple[int, int], xp: Any) -> Any:
     return _materialize(xp.permute_dims(xp.broadcast_to(a, shape), (1, 0)), dtype, xp)
 
 
-def evaluate_batch(program: Program, X: Any, xp: Any = None) -> dict[str, Any]:
-    """Value of every op at every position 0..n of every string: arrays of shape (B, n + 1)."""
+def evaluate_batch(program: Program, X: Any, xp: Any = None,
+                   names: Sequence[str] | None = None) -> dict[str, Any]:
+    """Value of every op (only ``names``, when given: the others are freed as soon as no op reads them and
+    never laid out) at every position 0..n of every string: arrays of shape (B, n + 1)."""
     ns, host = _resolve(xp)
     X = _check_batch(program, X, ns)
     shape = (X.shape[1] + 1, X.shape[0])
-    values = {name: _to_batch(a, shape, ns) for name, a in _run(program, X, ns, None).items()}
+    keep = None if names is None else set(names)
+    values = {name: _to_batch(a, shape, ns) for name, a in _run(program, X, ns, keep).items()
+              if keep is None or name in keep}
     return {name: arrays.to_numpy(a) for name, a in values.items()} if host else values
 
 
