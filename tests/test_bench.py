@@ -278,3 +278,10 @@ def test_quick_run_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert stored["sections_run"] == list(suite.SECTIONS) and stored["total_s"] < 120
     assert stored["details"]["stages"]["check"]["AM24.T4"]["verdict"] == "certified"
     assert "time to identification error 1e-6" in out and not (tmp_path / "b.md").exists()
+
+
+def test_section_names_match_the_suite() -> None:
+    """The command line names the sections from a light constant; it must be the suite's own list."""
+    from proofkit.bench.common import SECTION_NAMES
+
+    assert SECTION_NAMES == tuple(suite.SECTIONS)

@@ -16,8 +16,7 @@ from typing import Any
 
 from ..atomic import write_file
 from ..errors import InputError
-from . import docs, machine, suite, table
-from .common import FULL, QUICK
+from .common import FULL, QUICK, SECTION_NAMES
 
 
 def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
@@ -27,7 +26,7 @@ def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
     s.add_argument("--quick", action="store_true", help="smoke run: small sizes, under a minute")
     s.add_argument("--json", action="store_true", help="print the result object instead of the table")
     s.add_argument("--only", metavar="SECTIONS",
-                   help=f"comma-separated sections: {', '.join(suite.SECTIONS)} (default: all)")
+                   help=f"comma-separated sections: {', '.join(SECTION_NAMES)} (default: all)")
     s.add_argument("--out", metavar="DIR", help="folder for the result file (default: benchmarks/results "
                                                 "of proofkit's source tree)")
     s.add_argument("--no-save", action="store_true", help="store no result file and leave the docs alone")
@@ -43,6 +42,8 @@ def _note(text: str) -> None:
 
 
 def _render(path: str | Path, target: Path) -> Path:
+    from . import docs, machine, suite
+
     result = suite.load(path)
     page = docs.render(result, docs.source_name(Path(path), machine.source_root()))
     return write_file(target, page, "--docs")
@@ -50,6 +51,8 @@ def _render(path: str | Path, target: Path) -> Path:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Run (or render), print the table or the JSON, store the result and regenerate the page."""
+    from . import machine, suite, table  # lazy: the sections load the engine (the CLI starts light)
+
     root = machine.source_root()
     docs_path = Path(args.docs) if args.docs else (root / "docs" / "benchmarks.md" if root else None)
     if args.render:

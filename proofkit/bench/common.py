@@ -26,6 +26,11 @@ DPS = 60  # working digits of every mpmath stage (proofkit's default)
 LONG_S = 2.0
 
 
+#: the section names in table order (``--only``); :data:`proofkit.bench.suite.SECTIONS` maps them to their
+#: code, which loads the engine, so the command line names them from here
+SECTION_NAMES = ("fit", "precision", "namespace", "crasp", "rows", "drops", "stages")
+
+
 @dataclass(frozen=True)
 class Settings:
     """Sizes and budgets of one run; ``quick`` is the smoke run (well under a minute on 2 cores)."""

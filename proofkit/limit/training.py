@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats
 
 from .tasks import ModPTask, SimpleTask
 
@@ -62,6 +61,8 @@ def fit_exponent(xs: Sequence[float], ys: Sequence[float], level: float = 0.95) 
     n = len(lx)
     if n < 3:
         raise ValueError("a power-law fit with a confidence interval needs at least 3 points")
+    from scipy import stats  # lazy: scipy.stats costs 0.1 s to import, only this fit needs it
+
     res = stats.linregress(lx, ly)
     half = float(stats.t.ppf(0.5 + level / 2, n - 2) * res.stderr)
     return Fit(float(res.slope), float(res.slope) - half, float(res.slope) + half, float(res.intercept), n,
