@@ -175,6 +175,16 @@ def figure(x: Fraction | flint.arb, digits: int = 6) -> str:
     return f"{float(x):.{digits}g}" if x.denominator != 1 or abs(x) > 10**15 else str(x)
 
 
+def claimed_gap(d: dict[str, Any], gap: Fraction, what: str) -> Fraction:
+    """The certificate's ``gap_lower``, which must be > 0 and at most the re-derived ``gap`` (``what``
+    names that figure in the rejection)."""
+    claimed = number(d["gap_lower"], "data.gap_lower")
+    if claimed <= 0 or gap < claimed:
+        raise Reject("data.gap_lower", f"{what} is {figure(gap)}, the certificate says >= {figure(claimed)} "
+                                       "(which must be > 0)")
+    return claimed
+
+
 # -------------------------------------------------------------------------------------------------- JSON
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}

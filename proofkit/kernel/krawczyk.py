@@ -22,7 +22,19 @@ from typing import Any
 
 import flint
 
-from .core import Reject, ball, fields, figure, integer, lower_bound, matrix, number, precision, upper_bound
+from .core import (
+    Reject,
+    ball,
+    claimed_gap,
+    fields,
+    figure,
+    integer,
+    lower_bound,
+    matrix,
+    number,
+    precision,
+    upper_bound,
+)
 from .models import INJECTIVE, Model, balls, convert, logits, markov, parse_model, refill, same_io
 
 
@@ -135,10 +147,7 @@ def check_krawczyk(data: Any) -> tuple[str, list[Fraction], list[int], Fraction]
         X = matrix(d["witness"], "data.witness", None, h.n)
         zh, zf = logits(refill(h, box), balls(X)), logits(convert(f, ball), balls(X))
         gap = max(lower_bound((u - v).abs_lower()) for u, v in zip(zh, zf))
-    claimed = number(d["gap_lower"], "data.gap_lower")
-    if claimed <= 0 or gap < claimed:
-        raise Reject("data.gap_lower", f"the logit gap's lower bound on the box is {figure(gap)}, the "
-                                       f"certificate says >= {figure(claimed)} (which must be > 0)")
+    claimed = claimed_gap(d, gap, "the logit gap's lower bound on the box")
     return (f"Krawczyk re-run on the stored box ({equations} Markov equations j < {T}, {p} free "
             f"coordinates, radius {figure(radius, 3)}; K(Y) inside Y, radius <= {figure(widest, 3)}): "
             f"exactly one exact zero-risk learner in the box; logit gap at the length-{len(X)} witness "

@@ -18,7 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from .core import Reject, fields, figure, integer, matrix, number, vector
+from .core import Reject, claimed_gap, fields, figure, integer, matrix, number, vector
 from .models import INJECTIVE, Model, logits, markov, parse_model, same_io
 
 
@@ -100,10 +100,7 @@ def check_ball_bound(data: Any) -> str:
         tops.append(top)
     X = matrix(d["witness"], "data.witness", None, h.n)
     gap = max(abs(max(u, 0) - max(v, 0)) for u, v in zip(logits(h, X), logits(f, X)))
-    claimed = number(d["gap_lower"], "data.gap_lower")
-    if claimed <= 0 or gap < claimed:
-        raise Reject("data.gap_lower", f"the output gap at the witness is {figure(gap)}, the certificate "
-                                       f"says >= {figure(claimed)} (which must be > 0)")
+    claimed = claimed_gap(d, gap, "the output gap at the witness")
     return (f"every logit <= {figure(tops[0])} (learner) and <= {figure(tops[1])} (truth) at every length "
             f"<= {T} on the token box (exact box maxima), so both ReLU outputs are 0 there; output gap at "
             f"the length-{len(X)} witness = {figure(gap)} >= {figure(claimed)}")
