@@ -41,7 +41,17 @@ class Setting:
     violated: tuple[str, ...]
 
     def label(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in sorted(self.changes.items())) or "the defaults"
+        return _changes(self.changes)
+
+
+def _changes(changes: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(changes.items())) or "the defaults"
+
+
+def label(theorem: Theorem, params: Mapping[str, Any]) -> str:
+    """A setting as its changes from the theorem's defaults (``k=v, ...``, or "the defaults")."""
+    defaults = theorem.params.defaults()
+    return _changes({k: v for k, v in params.items() if defaults.get(k) != v})
 
 
 @dataclass(frozen=True)
@@ -132,17 +142,16 @@ def space(theorem: Theorem, drops: Sequence[str], explicit: Mapping[str, Any],
     candidates.sort(key=lambda c: c[0])  # stable: declared first, then by number of changes
     truncated = False
     for _, origin, change in candidates:
-        considered += 1
         try:
             params = theorem.params.resolve(change)
         except InputError:
-            excluded += 1
+            considered, excluded = considered + 1, excluded + 1
             continue
         key = tuple(sorted((k, repr(v)) for k, v in params.items()))
-        if key in seen:
-            considered -= 1
+        if key in seen:  # the same setting reached twice counts once
             continue
         seen.add(key)
+        considered += 1
         if valid is not None and not valid(params):
             excluded += 1
             continue

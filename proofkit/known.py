@@ -63,16 +63,27 @@ def candidates(theorem: Theorem, dropped: set[str], explicit: Mapping[str, Any],
     return sorted(out, key=lambda c: (not c[1]["certificate"]["certified"], c[0].name))
 
 
+def violates(theorem: Theorem, rec: Mapping[str, Any], aid: str) -> bool:
+    """Whether a candidate record's setting violates the assumption ``aid``: a record of the theorem that
+    drops it, or a linked theorem's record whose link names it."""
+    if rec["theorem"] == theorem.id:
+        return aid in rec["dropped"]
+    return aid in dict(theorem.refuted_by).get(rec["theorem"], ())
+
+
 def first_reproducing(theorem: Theorem, dropped: set[str], explicit: Mapping[str, Any],
-                      folder: Path | None) -> Known | None:
+                      folder: Path | None, violating: str | None = None) -> Known | None:
     """The first candidate that reproduces under replay, or None (no folder, no candidate, none
-    reproduces)."""
+    reproduces); with ``violating``, only candidates whose setting violates that assumption
+    (:func:`violates`: the drop table asks for refutations of one assumption)."""
     from .replay import replay
 
     if folder is None:
         return None
     passed: list[str] = []
     for path, rec, why in candidates(theorem, dropped, explicit, folder):
+        if violating is not None and not violates(theorem, rec, violating):
+            continue
         try:
             res = replay(path)
         except InputError as exc:

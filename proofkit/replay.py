@@ -64,7 +64,7 @@ def replay(path: str | Path) -> ReplayResult:
         thm = registry.get(rec["theorem"])
     except InputError as exc:
         raise InputError("theorem", exc.expected, exc.got) from None
-    construction = _construction(rec)
+    construction = _construction(thm, rec)
     if rec["kind"] == "witness" and thm.falsifier is None and construction is None:
         raise InputError("kind", f"'model' for {thm.id} (it has no witness falsifier)", "witness")
     if rec["kind"] == "model" and thm.setup is None:
@@ -104,7 +104,7 @@ def _variant(thm: Theorem, rec: Mapping[str, Any]) -> dict[str, Any]:
     return params
 
 
-def _construction(rec: Mapping[str, Any]) -> Any:
+def _construction(thm: Theorem, rec: Mapping[str, Any]) -> Any:
     """The engine's construction falsifier for a witness record that names a construction
     (``witness.construction``), else None; a name proofkit does not have is bad input."""
     from . import constructions
@@ -114,7 +114,7 @@ def _construction(rec: Mapping[str, Any]) -> Any:
         return None
     if name not in constructions.WITNESSES:
         raise InputError("witness.construction", "one of " + ", ".join(constructions.WITNESSES), name)
-    return constructions.ConstructionFalsifier(registry.get(rec["theorem"]))
+    return constructions.ConstructionFalsifier(thm)
 
 
 def _replay_witness(path: str, thm: Theorem, rec: Mapping[str, Any], params: dict[str, Any],

@@ -44,9 +44,14 @@ class Unsupported(ValueError):
 
 
 # ----------------------------------------------------------------------------- exact zero test
+def _numerator(expr: sp.Expr) -> sp.Expr:
+    """The expanded numerator of the combined fraction (for rational functions: zero iff expr is)."""
+    return sp.expand(sp.numer(sp.together(expr)))
+
+
 def _numerator_zero(expr: sp.Expr) -> bool:
     """Rational functions: zero iff the expanded numerator of the combined fraction is zero."""
-    num = sp.expand(sp.numer(sp.together(expr)))
+    num = _numerator(expr)
     return num == 0 or sp.simplify(num) == 0
 
 
@@ -60,6 +65,11 @@ def _field_zero(expr: sp.Expr) -> bool:
     except (sp.PolynomialError, sp.polys.polyerrors.PolificationFailed, ValueError, TypeError,
             NotImplementedError):
         return False
+
+
+def _rational_zero(expr: sp.Expr) -> bool:
+    """A rational function of its symbols that is the zero of the field (the cheap first test)."""
+    return not _transcendental(expr) and _field_zero(expr)
 
 
 def _transcendental(expr: sp.Expr) -> bool:
@@ -84,7 +94,7 @@ def _entry_zero(entry: Any) -> bool:
         return sp.simplify(entry) is sp.true
     if not isinstance(entry, sp.Expr):
         return False
-    if _numerator_zero(entry):
+    if _rational_zero(entry) or _numerator_zero(entry):
         return True
     return _transcendental(entry) and sp.simplify(entry.rewrite(sp.exp)) == 0
 
@@ -309,9 +319,9 @@ def _decide_expr(expr: sp.Expr) -> tuple[Verdict, str]:
     form: certified); a certified non-zero ball value at a rational point (refuted); only then
     ``simplify``, which can take seconds on a residual that is not zero (both kinds of evidence are
     exact, so the order changes the time, never the verdict)."""
-    if not _transcendental(expr) and _field_zero(expr):  # rational functions: the field's canonical form
+    if _rational_zero(expr):
         return Verdict.CERTIFIED, "exact: sympy simplifies the residual to zero"
-    num = sp.expand(sp.numer(sp.together(expr)))
+    num = _numerator(expr)
     if num == 0:
         return Verdict.CERTIFIED, "exact: sympy simplifies the residual to zero"
     found = _search(expr, _nonzero_at)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .. import registry
+from .. import dropspace, registry
 from .common import Figure, Ratio, Section, progress
 
 BUDGET = 4
@@ -46,8 +46,7 @@ def one(tid: str, aid: str) -> dict[str, Any]:
     return {"theorem": tid, "assumption": aid, "old_s": old_s if old is not None else None,
             "old": _outcome(old) if old is not None else "not searchable", "new_s": new_s,
             "new": _outcome(new), "settings": settings, "searched": new.details.get("searched"),
-            "setting": ", ".join(f"{k}={v}" for k, v in sorted(new.params.items())
-                                 if v != thm.params.defaults()[k])}
+            "setting": dropspace.label(thm, new.params)}
 
 
 def bench(settings: Any) -> Section:

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import registry
+from .. import dropspace, known, registry
 from ..spec import Theorem
 from ..verdict import Verdict
 
@@ -59,16 +59,15 @@ def drop_row(tid: str, aid: str, budget: int, known_folder: str | None, dps: int
 
     thm = registry.get(tid)
     res = falsify(thm, [aid], dps=dps, seed=seed, budget=budget)
-    setting = ", ".join(f"{k}={v}" for k, v in sorted(res.params.items())
-                        if v != thm.params.defaults()[k]) or "the defaults"
+    setting = dropspace.label(thm, res.params)
     source = "search"
     rec = res.record or {}
     if not res.found and known_folder is not None:
-        hit = _stored(thm, aid, set(res.dropped) | {aid}, Path(known_folder))
+        hit = known.first_reproducing(thm, set(res.dropped) | {aid}, {}, Path(known_folder), violating=aid)
         if hit is not None:
-            res.found, res.certified, rec = True, hit[1], hit[0]
-            source = f"stored record ({hit[2]})"
-            setting = ", ".join(f"{k}={v}" for k, v in sorted(rec["params"].items()))
+            res.found, res.certified, rec = True, hit.certified, hit.data
+            source = f"stored record ({hit.why})"
+            setting = dropspace.label(registry.get(rec["theorem"]), rec["params"])
     if res.found:
         outcome = "certified counterexample" if res.certified else "uncertified counterexample"
         how = rec.get("certificate", {}).get("how", res.how)
@@ -84,23 +83,6 @@ def drop_row(tid: str, aid: str, budget: int, known_folder: str | None, dps: int
                 how = f"claim '{unneeded}' certified at the defaults; {res.how}"
     name = Path(res.record_path).name if res.record_path else (rec.get("theorem") and _file(rec)) or ""
     return DropRow(tid, aid, outcome, setting, source, _short(how), name, round(res.elapsed_s, 2))
-
-
-def _stored(thm: Theorem, aid: str, dropped: set[str],
-            folder: Path) -> tuple[dict[str, Any], bool, str] | None:
-    """(record, certified, why) of the first stored record that violates ``aid`` (a record of this
-    theorem dropping it, or a linked theorem's record whose link names it) and reproduces; None."""
-    from .. import known
-    from ..replay import replay
-
-    links = {other: set(needs) for other, needs in thm.refuted_by}
-    for path, rec, why in known.candidates(thm, dropped, {}, folder):
-        own = rec["theorem"] == thm.id
-        if (aid in rec["dropped"]) if own else (aid in links.get(rec["theorem"], set())):
-            res = replay(path)
-            if res.reproduces:
-                return rec, res.certified, why
-    return None
 
 
 def _file(rec: dict[str, Any]) -> str:
