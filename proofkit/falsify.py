@@ -135,9 +135,9 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
             return hit
     found: FalsifyResult | None = None
     efforts, hows, unfit = [], [], 0
+    own = theorem.falsifier is not None
+    which = "the theorem's own" if own else "numeric"
     for k, setting in enumerate(settings[:budget]):
-        own = theorem.falsifier is not None
-        which = "the theorem's own" if own else "numeric"
         progress.stage(f"{theorem.id}: {which} search at setting {k + 1}/{min(budget, len(settings))} "
                        f"({setting.label()})")
         violated = sorted(set(drops) | set(setting.violated))
@@ -218,7 +218,6 @@ def _constructed(theorem: Theorem, settings: Sequence[dropspace.Setting], seed: 
                  out_dir: Path | None, t0: float) -> FalsifyResult | None:
     """The first setting where a closed-form witness construction applies, as a certified witness
     record; None when none applies anywhere."""
-    defaults = theorem.params.defaults()
     for k, setting in enumerate(settings):
         progress.stage(f"{theorem.id}: exact constructions at setting {k + 1}/{len(settings)}")
         try:
@@ -229,9 +228,8 @@ def _constructed(theorem: Theorem, settings: Sequence[dropspace.Setting], seed: 
         if out is None:
             continue
         params = setting.params
-        overrides = {k2: v for k2, v in params.items() if v != defaults[k2]}
         dropped = sorted(theorem.violated(params))
-        rec = _witness_record(theorem, params, overrides, dropped, out, seed)
+        rec = _witness_record(theorem, params, setting.changes, dropped, out, seed)
         path = record.write(rec, out_dir) if out_dir is not None else None
         return FalsifyResult(
             theorem=theorem.id, params=params, dropped=dropped, seed=seed, dps=dps, found=True,
@@ -247,7 +245,6 @@ def _at(theorem: Theorem, params: dict[str, Any], dropped: list[str], *, dps: in
     """The numeric search at one setting: fits, continuation, penalty fits; a found model is shrunk,
     made exact where it can be and certified."""
     defaults = theorem.params.defaults()
-    overrides = {k: v for k, v in params.items() if v != defaults[k]}
     base = dict(theorem=theorem.id, params=params, dropped=dropped, seed=seed, dps=dps)
     with mp.workdps(dps):
         outcome = search(theorem, params, dps=dps, seed=seed, restarts=restarts)
