@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -112,3 +113,26 @@ def test_bump_record_with_a_narrowed_cut_is_rejected_by_the_kernel():
     data["sha256"] = record.digest(data)
     out = check_record(data)
     assert [r.status for r in out] == [FAILED] and "narrower" in out[0].detail
+
+
+@pytest.mark.parametrize("setting", [{"support": "iid"}, {"support": "cut", "cut_frac": 1.0}])
+def test_bump_does_not_apply_where_pairs_fill_the_cube(setting):
+    """Control: i.i.d. tokens, or a cut so loose that two tokens reach every pair of [0,1]^2, leave no
+    room off the training pairs; the construction declines and says why."""
+    from proofkit.constructions.pairsum import off_support_bump
+    from proofkit.problem import build_problem
+
+    thm = registry.get("AM24.T2")
+    p = thm.params.resolve({**setting, "n": 1, "m": 1, "learned_dim": 1})
+    out, why = off_support_bump(build_problem(thm, p, seed=0, dps=60))
+    assert out is None and "no pair bound" in why
+
+
+def test_bump_gap_is_proven_non_zero_by_a_ball():
+    """The gap is certified non-zero by a 60-digit ball, not by sympy's structural inequality."""
+    from proofkit.constructions.pairsum import _nonzero
+
+    zero = sp.log(6) - sp.log(2) - sp.log(3)
+    assert zero != 0 and _nonzero(zero) is None  # structurally non-zero, value 0
+    assert "excludes 0" in _nonzero(1 / (1 + sp.exp(sp.Rational(191, 60))) - sp.Rational(1, 25))
+    assert _nonzero(sp.Rational(0)) is None and _nonzero(sp.Rational(1, 3)) == "an exact non-zero rational"

@@ -24,7 +24,9 @@ from typing import Any
 import sympy as sp
 
 from .. import closed_form_data
+from ..certify import arb_precision
 from ..spec import WitnessOutcome
+from ..symbolic import Unsupported, ball
 
 NAME = "pair-bump"
 #: candidate token values for the witness, simplest first
@@ -38,6 +40,20 @@ def _omega(activation: str, z: sp.Expr) -> sp.Expr | None:
              "tanh": lambda: (sp.exp(2 * z) - 1) / (sp.exp(2 * z) + 1),
              "softplus": lambda: sp.log(1 + sp.exp(z))}
     return forms[activation]() if activation in forms else None
+
+
+def _nonzero(gap: sp.Expr) -> str | None:
+    """How the gap is proven non-zero (an exact non-zero rational, or a 60-digit ball excluding 0), or
+    None when it is not (a structurally non-zero expression proves nothing)."""
+    if gap.is_Rational:
+        return "an exact non-zero rational" if gap != 0 else None
+    try:
+        with arb_precision(60):
+            b = ball(gap)
+    except Unsupported:
+        return None
+    return None if b.contains(0) else (f"in the 60-digit ball {b.mid().str(10, radius=False)} +/- "
+                                       f"{float(b.rad()):.1e}, which excludes 0")
 
 
 def _value(omega, psi, residual: bool, tokens: list[sp.Expr]) -> sp.Expr:
@@ -84,7 +100,8 @@ def off_support_bump(problem: Any) -> tuple[WitnessOutcome | None, str]:
     for a, b in pairs:
         toks = [sp.Rational(b.numerator, b.denominator), sp.Rational(a.numerator, a.denominator)]
         gap = sp.simplify(_value(omega, psi, residual, toks) - _value(omega, phi, residual, toks))
-        if gap != 0 and gap.is_real:
+        nonzero = _nonzero(gap)
+        if nonzero is not None:
             break
     else:
         return None, "no witness pair with a non-zero gap (the readout is flat there)"
@@ -101,7 +118,7 @@ def off_support_bump(problem: Any) -> tuple[WitnessOutcome | None, str]:
     how = (f"exact: psi = phi + g, g(a, b) = max(a + b - {c}, 0)^2 (a - b)^2 (C^1), A = B: {why}, so g = 0 "
            f"on every off-diagonal pair a training sequence shows and g(a, a) = 0 on the diagonal; h = f on "
            f"every training sequence of lengths 1..{T}. At the length-2 sequence ({b}, {a}) (tokens in the "
-           f"marginals, {a} + {b} > {c}): h - f = {sp.sstr(gap)} (~{sp.N(gap, 6)}) != 0, so {kind} "
+           f"marginals, {a} + {b} > {c}): h - f = {sp.sstr(gap)} (~{sp.N(gap, 6)}), {nonzero}, so {kind} "
            "generalization fails")
     return WitnessOutcome(True, "exact construction: the off-support bump psi = phi + g", witness, how, True,
                           f"{kind} generalization", data), ""
