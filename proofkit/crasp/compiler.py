@@ -30,7 +30,7 @@ from fractions import Fraction
 from .. import workguard
 from .analysis import count_bounds, period, validate
 from .ir import Op, Program
-from .network import MLP, Head, Layer, Mat, Network, Stepper, run
+from .network import MLP, Head, Layer, Mat, Network, Stepper, prepare, run
 
 Reference = Callable[[tuple[str, ...]], Sequence[bool]]
 LOCAL_THRESHOLD = Fraction(1, 3)
@@ -475,8 +475,9 @@ def smallest_failure(net: Network, reference: Reference, max_len: int = 8, preci
     if family is None:
         workguard.guard("max_len", run_work(net, max_len))
     if family is not None:
+        weights = prepare(net, precision)
         for w in sorted((tuple(x) for x in family), key=lambda x: _sort_key(net, x)):
-            got = run(net, net.encode(w), precision, offset)[-1]
+            got = run(net, net.encode(w), precision, offset, prepared=weights)[-1]
             exp = bool(reference(w)[-1])
             if got != exp:
                 return Mismatch(w, len(w), exp, got)
@@ -515,8 +516,9 @@ def check_against(program: Program | Network, reference_prefix_fn: Reference, ma
     workguard.guard(field, run_work(net, max_len))
     if net.length_independent():
         return _trie_failures(net, reference_prefix_fn, max_len, precision, offset)
+    weights = prepare(net, precision)
     for w in words(net.alphabet, max_len):
-        got = run(net, net.encode(w), precision, offset)
+        got = run(net, net.encode(w), precision, offset, prepared=weights)
         exp = [bool(x) for x in reference_prefix_fn(w)]
         if len(exp) != len(got):
             raise ValueError(f"reference returned {len(exp)} values for a word of length {len(w)}")

@@ -25,7 +25,7 @@ from .. import progress, workguard
 from ..errors import InputError
 from .compiler import network_size
 from .ir import Program
-from .network import Network, run
+from .network import Network, prepare, run
 from .vector import accepts_prefixes, max_length
 
 MAX_SAMPLE_LEN = 100_000
@@ -110,9 +110,11 @@ def screen(program: Program, net: Network, length: int, samples: int, seed: int 
     X = rng.integers(0, len(program.alphabet), size=(samples, length), dtype=np.int64)
     expected = accepts_prefixes(program, X)
     best: LongMismatch | None = None
+    weights = prepare(net, precision)
     for i, row in enumerate(X.tolist()):
         progress.stage(f"crasp compile: long string {i + 1} of {samples} ({precision})")
-        for k, (got, want) in enumerate(zip(run(net, row, precision), expected[i].tolist())):
+        got_all = run(net, row, precision, prepared=weights)
+        for k, (got, want) in enumerate(zip(got_all, expected[i].tolist())):
             if got != want:
                 if best is None or k < best.position:
                     best = LongMismatch(i, tuple(program.alphabet[t] for t in row), k, want, got)

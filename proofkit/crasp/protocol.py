@@ -794,7 +794,7 @@ def _dfs(st: Stepper, bob: Bob, tokens: Sequence[int], depth: int, path: list[bo
     for t in tokens:
         st.push(t)
         rec = bob.push(t)
-        ok &= rec == st.streams[-1]
+        ok &= rec == st.stream(-1)
         path.append(bob.accepts())
         if depth == 1:
             leaves.append(tuple(path))
@@ -832,7 +832,7 @@ def protocol_run(net: Network, N: int, alphabet: Sequence[str] | None = None, mo
         max_bits = max(max_bits, len(bits))
         min_bits = len(bits) if min_bits is None else min(min_bits, len(bits))
         bob = Bob(net, decoded, plan)
-        ok &= bob.push(net.sos) == st.streams[0]
+        ok &= bob.push(net.sos) == st.stream(0)
         leaves: list[tuple[bool, ...]] = []
         if N:
             ok &= _dfs(st, bob, tokens, N, [], leaves)

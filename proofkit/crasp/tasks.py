@@ -43,7 +43,7 @@ from .vector import all_strings, evaluate_batch
 SEP = "SEP"
 EOS = "EOS"
 CHUNK_CELLS = 2**24  # ops x strings x positions materialized per evaluate_batch call
-BLOCK_ROWS = 2**18  # inputs of one length checked at a time
+BLOCK_ROWS = 2**16  # inputs of one length checked at a time (2**18 held 144 MB on HYB24.TAB3)
 SHRINK_CELLS = 2**24  # candidate symbols (inputs x length) one shrink may run, a deterministic budget
 _PLAIN = re.compile(r"[A-Za-z0-9_]+")
 
@@ -499,7 +499,7 @@ def check_compiled(program: Program, task: Task, size: int, **variant_knobs: obj
     (Booleans are stored as 0/1) with the reference interpreter at every position of the full target
     sequence of every valid input of length <= size."""
     from .compiler import compile_program, value_dims  # the compiler is only needed here
-    from .network import trace
+    from .network import final_stream, prepare
 
     names = [next_name(s) for s in task.alphabet]
     missing = [n for n in names if n not in {o.name for o in program.ops}]
@@ -507,12 +507,13 @@ def check_compiled(program: Program, task: Task, size: int, **variant_knobs: obj
         raise InputError("program", f"statements {', '.join(names)}", f"no statement {missing[0]}")
     net = compile_program(program, **variant_knobs)
     dims = value_dims(net)
+    weights = prepare(net)
     sequences = values = 0
     for n in task.lengths(size):
         X = task.inputs(n)
         for row in task.targets(X) if len(X) else []:
             word = [task.alphabet[int(i)] for i in row]
-            final = trace(net, net.encode(word))[-1]
+            final = final_stream(net, net.encode(word), prepared=weights)
             ref = evaluate(program, word)
             for name in names:
                 got = [y[dims[name]] > Fraction(1, 2) for y in final]

@@ -23,7 +23,7 @@ from fractions import Fraction
 from math import floor
 
 from .counts import CountString, classes, count_string
-from .model import LimitTransformer, _mv, readout
+from .model import LimitTransformer, readout
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ def hard_out(model: LimitTransformer, cs: CountString) -> tuple[Fraction, ...]:
     """The output when attention is the hardmax average (the value the proof uses)."""
     Y = list(model.y(cs.suffix[-1], 0))
     for t, w in hard_prop(model, cs).items():
-        Y = [Yc + w * v for Yc, v in zip(Y, _mv(model.V, model.y(t, 0)))]
+        Y = [Yc + w * v for Yc, v in zip(Y, model.apply("V", model.y(t, 0)))]
     return readout(model, Y)
 
 

@@ -23,7 +23,7 @@ import mpmath as mp
 
 from ..errors import InputError
 from . import flush
-from .model import LimitTransformer, _act, _dot, _mv
+from .model import LimitTransformer, _act, _dot
 
 
 @dataclass(frozen=True)
@@ -86,12 +86,12 @@ def _check(model: LimitTransformer, cs: CountString) -> None:
 def classes(model: LimitTransformer, cs: CountString) -> list[tuple[tuple[str, Any], str, int, Fraction]]:
     """Key classes at the last query: (class, token, multiplicity, logit), exact."""
     _check(model, cs)
-    qv = _mv(model.Q, model.y(cs.suffix[-1], 0))
-    out = [(("prefix", t), t, c, _dot(_mv(model.K, model.y(t, 0)), qv)) for t, c in cs.prefix]
+    qv = model.apply("Q", model.y(cs.suffix[-1], 0))
+    out = [(("prefix", t), t, c, _dot(model.apply("K", model.y(t, 0)), qv)) for t, c in cs.prefix]
     L = len(cs.suffix)
     for i, t in enumerate(cs.suffix):
         k = L - 1 - i
-        out.append((("suffix", k), t, 1, _dot(_mv(model.K, model.y(t, 0)), qv) + model.bias(k)))
+        out.append((("suffix", k), t, 1, _dot(model.apply("K", model.y(t, 0)), qv) + model.bias(k)))
     return out
 
 
@@ -125,7 +125,7 @@ def evaluate_counts(model: LimitTransformer, cs: CountString, p: int | None, *, 
     weights = {c: terms[c] * m / total for c, _, m, _ in kept}
     Y = [conv(v) for v in model.y(cs.suffix[-1], 0)]
     for c, t, _, _ in kept:
-        Y = [Yc + weights[c] * conv(v) for Yc, v in zip(Y, _mv(model.V, model.y(t, 0)))]
+        Y = [Yc + weights[c] * conv(v) for Yc, v in zip(Y, model.apply("V", model.y(t, 0)))]
     if model.A:
         pre = [sum((conv(a) * y for a, y in zip(row, Y)), conv(0)) + conv(bb) for row, bb in zip(model.A,
                                                                                                  model.b)]

@@ -22,7 +22,7 @@ from itertools import product
 
 from ..errors import InputError
 from . import flush
-from .model import LimitTransformer, _dot, _mv, evaluate
+from .model import LimitTransformer, _dot, evaluate
 
 VARIANTS = ("literal", "forward", "completed")
 PAIRS = ("all", "max-vs-rest")
@@ -36,7 +36,7 @@ def attention_entry(model: LimitTransformer, y: str, i: int, z: str, j: int, var
         qry = [e + q for e, q in zip(model.E[y], model.P[j % model.Delta])]
     else:
         key, qry = model.y(z, j), model.y(y, i)
-    return _dot(_mv(model.K, key), _mv(model.Q, qry))
+    return _dot(model.apply("K", key), model.apply("Q", qry))
 
 
 def logit_set(model: LimitTransformer, y: str, i: int, variant: str = "literal") -> set[Fraction]:

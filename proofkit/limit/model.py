@@ -91,6 +91,18 @@ class LimitTransformer:
     phi_far: tuple[tuple[int, Fraction], ...] = ()
     phi_late: tuple[Fraction, ...] = ()
     phi_late_const: Fraction = Fraction(0)
+    _memo: dict[tuple[str, tuple[Any, ...]], tuple[Any, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+
+    def apply(self, name: str, v: Sequence[Any]) -> tuple[Any, ...]:
+        """The matrix ``name`` (K, Q or V) times the exact vector v, memoized per model: the forward pass,
+        the count evaluation and the margin sets apply them to the same few token vectors many thousands
+        of times, and a rational matrix-vector product costs about 100x a dictionary look-up."""
+        key = (name, tuple(v))
+        out = self._memo.get(key)
+        if out is None:
+            out = self._memo[key] = tuple(_mv(getattr(self, name), v))
+        return out
 
     def __post_init__(self) -> None:
         if self.psi not in ACTIVATIONS:
@@ -175,7 +187,7 @@ class LimitTransformer:
 
     def logit(self, query: str, i: int, key: str, j: int) -> Fraction:
         """a_{i,j} = y_j^T K^T Q y_i + phi(j, i), exact."""
-        return _dot(_mv(self.K, self.y(key, j)), _mv(self.Q, self.y(query, i))) + self.bias(i - j, i)
+        return _dot(self.apply("K", self.y(key, j)), self.apply("Q", self.y(query, i))) + self.bias(i - j, i)
 
     def logits(self, x: Sequence[str]) -> list[Fraction]:
         """The last query's logits over keys j = 1..N."""
@@ -247,7 +259,7 @@ def evaluate(model: LimitTransformer, x: Sequence[str], p: int | None, *, rule: 
     yN = model.y(x[-1], N)
     Y = list(yN)
     for j in kept:
-        vj = _mv(model.V, model.y(x[j], j + 1))
+        vj = model.apply("V", model.y(x[j], j + 1))
         Y = [cut(Yc + cut(weights[j] * vc)) for Yc, vc in zip(Y, vj)]
     out = readout(model, Y, cut)
     return Evaluation(out, tuple(weights), tuple(j + 1 for j in kept), argmax, arithmetic, used_dps)

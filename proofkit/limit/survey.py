@@ -22,7 +22,7 @@ from . import flush
 from . import margin as mg
 from .auxiliary import build_z, floor_claims, hard_out, hard_prop, l1
 from .counts import CountString, count_string, evaluate_counts
-from .model import LimitTransformer, _mv, rational_matrix
+from .model import LimitTransformer, rational_matrix
 
 C_G = 8
 EPSILONS = (Fraction(1, 2), Fraction(1, 3), Fraction(1, 4), Fraction(1, 6), Fraction(1, 8))
@@ -104,7 +104,7 @@ def _avg(model: LimitTransformer, cs: CountString) -> list[Fraction]:
     """The hardmax attention output sum_s prop(s) V E_s (residual excluded)."""
     Y = [Fraction(0)] * model.d
     for t, w in hard_prop(model, cs).items():
-        Y = [Yc + w * v for Yc, v in zip(Y, _mv(model.V, model.y(t, 0)))]
+        Y = [Yc + w * v for Yc, v in zip(Y, model.apply("V", model.y(t, 0)))]
     return Y
 
 
