@@ -10,11 +10,13 @@ import numpy as np
 import pytest
 
 from proofkit.crasp import accepts_prefixes
+from proofkit.crasp.compare import all_strings
 from proofkit.crasp.compiler import compile_program
 from proofkit.crasp.hashindex import EMPTY, HashIndex
 from proofkit.crasp.network import Stepper, final_stream, prepare, run, trace
 from proofkit.crasp.parser import parse
 from proofkit.crasp.samples import BehaviourStore
+from proofkit.crasp.truth import DFA
 
 DYCK = "alphabet: a b\nV := #Q(a) < #Q(b)\nD := #V == 0 and #Q(a) == #Q(b)\n"
 
@@ -75,3 +77,33 @@ def test_prepared_weights_refuse_another_mode():
     net = compile_program(parse(DYCK))
     with pytest.raises(ValueError, match="prepared for mode"):
         Stepper(net, "float64", 3, prepared=prepare(net, "exact"))
+
+
+@pytest.mark.parametrize(("k", "n", "start", "stop"), [(2, 10, 0, None), (3, 5, 7, 100), (2, 0, 0, None),
+                                                       (5, 4, 600, 625), (1, 3, 0, None), (3, 6, 0, 0),
+                                                       (2, 14, 1234, 9000), (3, 9, 1, 2)])
+def test_string_ranges_equal_the_positional_formula(k, n, start, stop):
+    total = k**n if stop is None else min(stop, k**n)
+    idx = np.arange(start, total, dtype=np.int64)
+    want = (idx[:, None] // k ** np.arange(n - 1, -1, -1, dtype=np.int64)[None, :]) % k
+    got = all_strings(k, n, start, stop)
+    assert got.dtype == np.int64 and got.shape == want.shape and np.array_equal(got, want)
+
+
+def test_dfa_prefix_run_equals_a_state_by_state_walk():
+    rng = np.random.default_rng(11)
+    for _ in range(25):
+        k, count = int(rng.integers(1, 4)), int(rng.integers(1, 6))
+        states, alphabet = [f"q{i}" for i in range(count)], [chr(97 + i) for i in range(k)]
+        delta = {s: {a: states[int(rng.integers(count))] for a in alphabet if rng.random() < 0.8}
+                 for s in states}
+        dfa = DFA.from_json({"alphabet": alphabet, "states": states, "start": states[0], "delta": delta,
+                             "accept": [s for s in states if rng.random() < 0.5]})
+        X = all_strings(k, int(rng.integers(0, 7)))
+        for row, got in zip(X.tolist(), dfa.accepts_prefixes(X).tolist()):
+            state, want = states[0], []
+            for t in [None, *row]:
+                if t is not None:
+                    state = delta.get(state, {}).get(alphabet[t]) if state else None
+                want.append(state in dfa.accept)
+            assert got == want

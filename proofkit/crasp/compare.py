@@ -53,10 +53,26 @@ def all_strings(alphabet_size: int, length: int, start: int = 0, stop: int | Non
         raise InputError("length", "an integer >= 0", length)
     total = alphabet_size**length
     stop = total if stop is None else min(stop, total)
-    xp = np if xp is None else xp
+    if xp is None or xp is np:
+        return _strings_range_host(alphabet_size, length, start, max(start, stop))
     idx = xp.arange(start, stop, dtype=xp.int64)
     powers = alphabet_size ** xp.arange(length - 1, -1, -1, dtype=xp.int64)
     return (idx[:, None] // powers[None, :]) % alphabet_size
+
+
+def _strings_range_host(k: int, length: int, start: int, stop: int) -> np.ndarray:
+    """``all_strings`` on the host, built position by position: position j holds runs of k**(length-1-j)
+    equal symbols, so each position is one broadcast copy into a contiguous row (no division per cell, and
+    the columns a prefix evaluator walks are contiguous). Returned as the (rows, length) transpose of that
+    position-major buffer (values exactly as the row-major formula gives them)."""
+    out = np.empty((length, stop - start), dtype=np.int64)
+    for j in range(length):
+        block = k ** (length - 1 - j)
+        first, last = start // block, (stop - 1) // block if stop > start else start // block
+        symbols = np.arange(first, last + 1, dtype=np.int64) % k
+        runs = np.broadcast_to(symbols[:, None], (len(symbols), block)).reshape(-1)
+        out[j] = runs[start - first * block: start - first * block + stop - start]
+    return out.T
 
 
 def iter_string_chunks(alphabet_size: int, length: int, chunk: int) -> Iterator[np.ndarray]:
@@ -72,7 +88,7 @@ def check_prefix_output(out: Any, batch: int, length: int, field_name: str, xp: 
     arr = np.asarray(out) if xp is None else xp.asarray(out)
     if tuple(arr.shape) != (batch, length + 1):
         raise InputError(field_name, f"an array of shape ({batch}, {length + 1})", tuple(arr.shape))
-    return arr.astype(bool) if xp is None else xp.astype(arr, xp.bool)
+    return arr.astype(bool, copy=False) if xp is None else xp.astype(arr, xp.bool)
 
 
 # ----------------------------------------------------------------------------------------------------

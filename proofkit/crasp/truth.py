@@ -167,15 +167,21 @@ class DFA(GroundTruth):
         return table, acc, sidx[self.start]
 
     def accepts_prefixes(self, X: Any) -> np.ndarray:
-        """Run the DFA on every row at once, one column at a time."""
+        """Run the DFA on every row at once, one position at a time: position-major state rows in the
+        narrowest integer type, each step one gather from the flattened table (state * k + symbol)."""
         table, acc, start = self._table  # type: ignore[attr-defined]
         X = check_symbols(X, len(self.alphabet))
         B, n = X.shape
-        states = np.empty((B, n + 1), dtype=np.int64)
-        states[:, 0] = start
+        k = table.shape[1]
+        small = np.int16 if table.size < 2**15 else np.int32 if table.size < 2**31 else np.int64
+        flat = (table * k).astype(small).ravel()  # next state, pre-multiplied by k
+        XT = np.empty((n, B), dtype=small)
+        XT[...] = X.T  # contiguous positions (X may be either layout)
+        states = np.empty((n + 1, B), dtype=small)
+        states[0] = start * k
         for t in range(n):
-            states[:, t + 1] = table[states[:, t], X[:, t]]
-        return acc[states]
+            np.take(flat, states[t] + XT[t], out=states[t + 1])
+        return np.repeat(acc, k)[states].T  # acc per state * k; a (B, n + 1) view, position-major
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form {"alphabet", "states", "start", "accept", "delta"}."""
