@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from proofkit.crasp import accepts_prefixes
+from proofkit.crasp.comm import _dyck2_deep, dyck2_language
 from proofkit.crasp.compare import all_strings
 from proofkit.crasp.compiler import compile_program
 from proofkit.crasp.hashindex import EMPTY, HashIndex
@@ -107,3 +108,15 @@ def test_dfa_prefix_run_equals_a_state_by_state_walk():
                     state = delta.get(state, {}).get(alphabet[t]) if state else None
                 want.append(state in dfa.accept)
             assert got == want
+
+
+def test_dyck2_bit_stack_equals_the_explicit_stack():
+    for n in range(9):
+        X = all_strings(4, n)
+        assert np.array_equal(dyck2_language(X), _dyck2_deep(X))
+    rng = np.random.default_rng(1)  # depth up to 31 and a few wrong closers
+    openers = rng.integers(0, 2, (2000, 31))
+    closers = np.where(rng.random((2000, 31)) < 0.02, 3 - openers[:, ::-1], openers[:, ::-1] + 2)
+    X = np.concatenate([openers, closers], axis=1)
+    got = dyck2_language(X)
+    assert np.array_equal(got, _dyck2_deep(X)) and 0 < got[:, -1].sum() < len(X)

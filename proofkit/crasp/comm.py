@@ -374,18 +374,41 @@ def _addition_step(col: np.ndarray, phase: np.ndarray, vals: np.ndarray, lens: n
 
 
 def _bit_length(v: np.ndarray) -> np.ndarray:
-    """Bit length of non-negative int64 values (0 for 0)."""
-    out = np.zeros(v.shape, dtype=np.int64)
-    w = v.copy()
-    while np.any(w > 0):
-        out += w > 0
-        w >>= 1
-    return out
+    """Bit length of non-negative int64 values (0 for 0): how many of 1, 2, 4, ..., 2^62 are <= v."""
+    return np.searchsorted(_POWERS, v, side="right").astype(np.int64)
+
+
+_POWERS = 2 ** np.arange(63, dtype=np.int64)
 
 
 def dyck2_language(X: np.ndarray) -> np.ndarray:
-    """Dyck-2 over DYCK2_ALPHABET ('(', '[', ')', ']'): balanced; each closer matches the last opener."""
+    """Dyck-2 over DYCK2_ALPHABET ('(', '[', ')', ']'): balanced; each closer matches the last opener.
+
+    The stack of opener kinds (0 or 1) is a uint64 bit stack per string (push: shift in the kind; pop:
+    shift out), every step elementwise over the batch; strings longer than 63 symbols keep an explicit
+    stack per depth."""
     X = check_symbols(X, 4)
+    B, n = X.shape
+    if n > 63:
+        return _dyck2_deep(X)
+    stack = np.zeros(B, dtype=np.uint64)
+    depth = np.zeros(B, dtype=np.int64)
+    alive = np.ones(B, dtype=bool)
+    out = np.empty((n + 1, B), dtype=bool)
+    out[0] = True
+    one = np.uint64(1)
+    for t in range(n):
+        col = X[:, t]
+        opener = col <= 1
+        alive &= opener | ((depth > 0) & ((stack & one).astype(np.int64) == col - 2))
+        stack = np.where(opener, (stack << one) | col.astype(np.uint64), stack >> one)
+        depth = np.where(opener, depth + 1, np.maximum(depth - 1, 0))
+        out[t + 1] = alive & (depth == 0)
+    return out.T
+
+
+def _dyck2_deep(X: np.ndarray) -> np.ndarray:
+    """Dyck-2 with an explicit (B, n + 1) stack of opener kinds, for any length."""
     B, n = X.shape
     stack = np.zeros((B, n + 1), dtype=np.int64)
     depth = np.zeros(B, dtype=np.int64)
