@@ -28,7 +28,7 @@ LONG_S = 2.0
 
 #: the section names in table order (``--only``); :data:`proofkit.bench.suite.SECTIONS` maps them to their
 #: code, which loads the engine, so the command line names them from here
-SECTION_NAMES = ("fit", "precision", "namespace", "crasp", "rows", "drops", "stages")
+SECTION_NAMES = ("fit", "precision", "namespace", "crasp", "rows", "drops", "stages", "targets")
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,7 @@ class Settings:
     import_repeats: int = 1
     drop_cases: tuple[tuple[str, str], ...] = ()  # row 6: (theorem, assumption) drops
     grid_budget_s: float = 2.0  # row 1: budget of each tuned AdamW grid point (stopped at the target)
+    check_all: bool = False  # targets: time proofkit check --all serially and with -j 2 (about 90 s)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -60,6 +61,7 @@ QUICK = Settings(
     check_theorems=("AM24.T4",), drop_cases=(("AM24.T2", "H1.pair-support"), ("AM24.T4", "A5.square")))
 FULL = Settings(
     mode="full", repeats=3, loop_budget_s={"AM24.T4": 60.0, "AM24.T1": 60.0}, grid_budget_s=20.0,
+    check_all=True,
     precision_theorems=("AM24.T4", "AM24.T1", "AM24.T2", "AM24.T5", "AM24v2.C3"),
     support_samples=(10**5, 10**6, 10**7), exhaustive_lengths=(24, 26, 28), interp_length=20,
     reference_samples=3000, rows_splits=(6, 7, 8, 9, 10, 11, 12),

@@ -9,19 +9,20 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import crasp, drops, fit, namespace, precision, rows, stages, table
+from . import crasp, drops, fit, namespace, precision, rows, stages, table, targets
 
 #: the modules whose docstrings describe the method, in table order, and the detail tables' titles
-METHODS: tuple[ModuleType, ...] = (fit, precision, namespace, crasp, rows, drops, stages)
+METHODS: tuple[ModuleType, ...] = (fit, precision, namespace, crasp, rows, drops, stages, targets)
 TITLES = {"fit": "Row 1: fit", "precision": "Row 2: precision stages", "namespace": "Row 3: numpy vs CuPy",
           "crasp": "Row 4: C-RASP interpreters", "rows": "Row 5: row counting", "drops": "Row 6: drop search",
-          "stages": "Check stages and import"}
+          "stages": "Check stages and import", "targets": "Targets"}
 
 USAGE = """\
     proofkit bench                  # full run (several minutes): stores a result, regenerates this page
     proofkit bench --quick          # smoke run (under a minute): smaller sizes and loop budgets
     proofkit bench --json           # the result object on stdout instead of the table
-    proofkit bench --only fit,rows  # some sections (fit, precision, namespace, crasp, rows, drops, stages)
+    proofkit bench --only fit,rows  # some sections (fit, precision, namespace, crasp, rows, drops, stages,
+                                    # targets)
     proofkit bench --render benchmarks/results/FILE.json   # regenerate this page from a stored result
 """
 
@@ -116,7 +117,7 @@ def _namespace(d: dict[str, Any]) -> list[str]:
 def _crasp(d: dict[str, Any]) -> list[str]:
     body = [[name, e["strings"], e["prefixes"], _s(e["vectorized_s"]), _s(e["floor_s"]),
              _s(e["reference_s_extrapolated"]), e["reference_samples"]]
-            for name, e in d.items() if name != "n"]
+            for name, e in d.items() if name not in ("n", "copy_bandwidth_gb_s")]
     return md_table(["program", "strings", "prefixes", "vectorized", "hand-vectorized floor",
                      "reference (extrapolated)", "reference sample"], body)
 
@@ -145,8 +146,20 @@ def _drops(d: dict[str, Any]) -> list[str]:
                      "where found / searched first"], body)
 
 
+def _targets(d: dict[str, Any]) -> list[str]:
+    body = [[t["target"], _num(t["measured"]) if t["measured"] is not None else "n/a", t["goal"],
+             {True: "met", False: "not met", None: "not run"}[t["met"]], t["note"]] for t in d["targets"]]
+    lines = md_table(["target", "measured", "goal", "", "where the time goes / why"], body)
+    for key in ("serial", "parallel"):
+        if d.get(key):
+            e = d[key]
+            lines.append(f"check --all -j {e['jobs']}: {e['wall_s']:.1f} s wall, {e['peak_mb']:.0f} MB peak, "
+                         f"exit {e['exit']}, {e['theorems']} theorems.")
+    return lines + [""]
+
+
 DETAILS = {"fit": _fit, "precision": _precision, "namespace": _namespace, "crasp": _crasp, "rows": _rows,
-           "drops": _drops, "stages": _stages}
+           "drops": _drops, "stages": _stages, "targets": _targets}
 
 
 def _machine(m: dict[str, Any]) -> list[str]:
@@ -179,13 +192,16 @@ def render(result: dict[str, Any], source: str) -> str:
     if notes:
         lines += [f"- [{i}] {cell(n)}" for i, n in enumerate(notes, 1)]
         lines.append("")
+    if "targets" in result["details"]:
+        lines += ["## Targets", "", "Goals that are a time or a size (the ratio goals are in the table "
+                  "above).", "", *_targets(result["details"]["targets"])]
     lines += ["## Method", ""]
     for module in METHODS:
         head, body = prose(module)
         lines += [f"### {head}", "", body, ""]
     lines += ["## Details", ""]
     for name, details in result["details"].items():
-        if name in DETAILS:
+        if name in DETAILS and name != "targets":
             lines += [f"### {TITLES[name]}", "", *DETAILS[name](details)]
     return "\n".join(lines).rstrip() + "\n"
 

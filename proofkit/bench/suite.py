@@ -23,14 +23,14 @@ import numpy as np
 from .. import formats, safejson
 from ..atomic import write_new
 from ..errors import InputError
-from . import crasp, drops, fit, machine, namespace, precision, rows, stages
+from . import crasp, drops, fit, machine, namespace, precision, rows, stages, targets
 from .common import Section, Settings, progress
 
 SCHEMA = 1
-#: sections in table order (rows 1-6, then the stage details)
+#: sections in table order (rows 1-6, the stage details, then the absolute targets with row 7)
 SECTIONS: dict[str, Callable[[Settings], Section]] = {
     "fit": fit.bench, "precision": precision.bench, "namespace": namespace.bench, "crasp": crasp.bench,
-    "rows": rows.bench, "drops": drops.bench, "stages": stages.bench}
+    "rows": rows.bench, "drops": drops.bench, "stages": stages.bench, "targets": targets.bench}
 REQUIRED = ("schema", "mode", "started_utc", "total_s", "machine", "settings", "sections_run", "ratios",
             "details")
 NAME = re.compile(r"^[0-9]{8}T[0-9]{6}Z_[a-z0-9-]+_(quick|full)(_v[0-9]+)?\.json$")

@@ -101,7 +101,17 @@ def text(result: dict[str, Any]) -> str:
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines += [""] + [f"[{i}] {n}" for i, n in enumerate(notes, 1)]
-    return "\n".join(lines).rstrip()
+    return "\n".join(lines + target_lines(result)).rstrip()
+
+
+def target_lines(result: dict[str, Any]) -> list[str]:
+    """The absolute targets (the targets section), one line each: measured, goal, met or not, and why."""
+    found = result.get("details", {}).get("targets", {}).get("targets", [])
+    state = {True: "met", False: "NOT met", None: "not run"}
+    return ["", "targets:"] + [
+        f"  {t['target']}: {'n/a' if t['measured'] is None else format(t['measured'], '.3g')} "
+        f"(goal {t['goal']}: {state[t['met']]}){'; ' + t['note'] if t['note'] else ''}" for t in found
+    ] if found else []
 
 
 def show(result: dict[str, Any]) -> None:
@@ -122,3 +132,5 @@ def show(result: dict[str, Any]) -> None:
     console.print(table)
     for i, n in enumerate(notes, 1):
         console.print(f"[{i}] {n}", markup=False, highlight=False)
+    for line in target_lines(result):
+        console.print(line, markup=False, highlight=False)
