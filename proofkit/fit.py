@@ -1,6 +1,18 @@
 """Fit a learned model to the true one on the training support: float64 LM warm start from structured
 starts (:mod:`proofkit.starts`) and several seeded random restarts, then mpmath Levenberg-Marquardt
-polish at ``dps`` digits to ``tol``."""
+polish at ``dps`` digits to ``tol``.
+
+A warm start that stalls is abandoned (:func:`lm64` with ``stall_above``): once its cost (the sum of
+squared residuals) has fallen by less than 1% (STALL_DROP) over its last 30 accepted steps (STALL_STEPS)
+while its largest residual is still above the warm-start threshold WARM_TOL, the next start is tried.
+Measured on every start :func:`fit` tries (structured ones where they apply, 8 random) on the default
+problem and every assumption-drop variant of AM24.T1, T2, T4, T5 and AM24v2.C3 (plus T4 at n = 3,
+T = 3, 4, k~ = 1, 4 and two structured transitions; T1 at T = 1, 2 and n = 3), seeds 0-3 and
+1000-4000: of 3432 starts, the 2420 that reach WARM_TOL end bit for bit where they end without the rule;
+it stops 525 of the other 1012 and saves 40% of their LM iterations. When the constants were chosen,
+the flattest 30-step window of a converging start had lowered its cost by 4.1% (the flattest 25-step
+window by only 1.3%, hence 30).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +27,7 @@ import numpy as np
 from .backend import FLOAT64, MP, mp_abs_max
 from .problem import Problem
 from .starts import STRUCTURED_STARTS, structured_starts
+from .tolerances import fmt
 
 
 @dataclass
@@ -31,6 +44,15 @@ class FitResult:
     reason: str = ""
     timings: dict[str, float] = field(default_factory=dict)
     structured: int = 0  # how many structured starts came first (restart_used counts them)
+    lm_iterations: int = 0  # float64 LM iterations over every start tried
+    abandoned: int = 0  # starts the stall rule stopped (:func:`lm64`)
+
+
+#: a float64 warm start whose largest training residual reaches this is polished at full precision
+WARM_TOL = 1e-6
+#: stall rule of the warm start (module docstring): the cost must fall below STALL_DROP times its value
+#: STALL_STEPS accepted steps earlier, else the start is abandoned
+STALL_STEPS, STALL_DROP = 30, 0.99
 
 
 def default_tol(dps: int) -> mp.mpf:
@@ -39,10 +61,14 @@ def default_tol(dps: int) -> mp.mpf:
 
 
 def lm64(fun: Callable[[np.ndarray], np.ndarray], jac: Callable[[np.ndarray], np.ndarray],
-         x0: np.ndarray, max_iter: int = 200) -> tuple[np.ndarray, np.ndarray]:
+         x0: np.ndarray, max_iter: int = 200, stall_above: float | None = None,
+         counts: dict[str, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """float64 Levenberg-Marquardt (Marquardt scaling, unit x-scale). Deterministic bit for bit:
     scipy's MINPACK ``lm`` returned different points for identical inputs on rank-deficient problems
-    (gauge symmetries), which made counterexample records differ from run to run."""
+    (gauge symmetries), which made counterexample records differ from run to run. With
+    ``stall_above``, a run whose largest residual is above it stops when its cost stalls (the rule of
+    the module docstring); it changes nothing before that point. ``counts``, when given, receives
+    ``iterations``, ``accepted`` and ``abandoned`` (1 when the stall rule stopped the run)."""
     x = np.array(x0, dtype=float)
     r = fun(x)
     cost = float(r @ r)
@@ -50,8 +76,11 @@ def lm64(fun: Callable[[np.ndarray], np.ndarray], jac: Callable[[np.ndarray], np
     A, g = J.T @ J, J.T @ r
     D = np.maximum(np.diag(A), 1e-12)  # Marquardt scaling, running maximum as in MINPACK
     lam, nu = 1e-3 * float(np.max(D)), 2.0
-    for _ in range(max_iter):
+    costs = [cost]  # after each accepted step (for the stall rule)
+    it = stalled = 0
+    for it in range(1, max_iter + 1):
         if cost < 1e-30 or not np.any(g):
+            it -= 1
             break
         try:
             step = np.linalg.solve(A + lam * np.diag(D), -g)
@@ -65,9 +94,14 @@ def lm64(fun: Callable[[np.ndarray], np.ndarray], jac: Callable[[np.ndarray], np
             rho = (cost - cn) / predicted
             small = np.max(np.abs(step)) <= 1e-15 * (1 + np.max(np.abs(x)))
             x, r, cost = xn, rn, cn
+            costs.append(cost)
             lam *= max(1 / 3, 1 - (2 * rho - 1) ** 3)
             nu = 2.0
             if small:
+                break
+            if (stall_above is not None and len(costs) > STALL_STEPS
+                    and cost > STALL_DROP * costs[-1 - STALL_STEPS] and np.max(np.abs(r)) > stall_above):
+                stalled = 1
                 break
             J = jac(x)
             A, g = J.T @ J, J.T @ r
@@ -77,13 +111,18 @@ def lm64(fun: Callable[[np.ndarray], np.ndarray], jac: Callable[[np.ndarray], np
             nu *= 2.0
             if lam > 1e16 * float(np.max(D)):
                 break
+    if counts is not None:
+        counts.update(iterations=it, accepted=len(costs) - 1, abandoned=stalled)
     return x, r
 
 
-def warm_start(problem: Problem, theta0: np.ndarray, max_iter: int = 200) -> tuple[np.ndarray, float]:
-    """float64 Levenberg-Marquardt on the training residual with the analytic Jacobian."""
+def warm_start(problem: Problem, theta0: np.ndarray, max_iter: int = 200,
+               counts: dict[str, int] | None = None) -> tuple[np.ndarray, float]:
+    """float64 Levenberg-Marquardt on the training residual with the analytic Jacobian; a start that
+    stalls above WARM_TOL is abandoned (:func:`lm64`). ``counts`` as for :func:`lm64`."""
     x, r = lm64(lambda th: problem.residual(th, FLOAT64),
-                lambda th: problem.residual_jacobian(th, FLOAT64), theta0, max_iter)
+                lambda th: problem.residual_jacobian(th, FLOAT64), theta0, max_iter,
+                stall_above=WARM_TOL, counts=counts)
     return x, float(np.max(np.abs(r))) if r.size else 0.0
 
 
@@ -154,10 +193,11 @@ def start_order(problem: Problem, seed: int, restarts: int, init_scale: float = 
 def fit(problem: Problem, *, dps: int, seed: int, restarts: int = 8,
         tol: mp.mpf | None = None, init_scale: float = 0.5,
         structured: int = STRUCTURED_STARTS) -> FitResult:
-    """Try the structured starts (:mod:`proofkit.starts`; families with hidden units), then up to
-    ``restarts`` seeded random ones, in order; polish each float64 fit that reaches 1e-6 at ``dps``
-    digits; stop at the first that reaches ``tol``. Deterministic for a given seed: the random starts are
-    the same with or without structured ones before them."""
+    """Try the structured starts (:mod:`proofkit.starts`; families with hidden units, the linear
+    recurrence), then up to ``restarts`` seeded random ones, in order, abandoning a start that stalls
+    (module docstring); polish each float64 fit that reaches WARM_TOL at ``dps`` digits; stop at the
+    first that reaches ``tol``. Deterministic for a given seed: the random starts are the same with or
+    without structured ones before them."""
     tol = default_tol(dps) if tol is None else tol
     timings = {"warm_start_s": 0.0, "polish_s": 0.0}
     best: tuple[np.ndarray, mp.mpf, int, int, float] | None = None
@@ -165,20 +205,23 @@ def fit(problem: Problem, *, dps: int, seed: int, restarts: int = 8,
     t0 = time.perf_counter()
     first, starts = start_order(problem, seed, restarts, init_scale, structured)
     timings["structured_s"] = time.perf_counter() - t0
-    tried = 0
+    tried = iterations = abandoned = 0
     for i, theta0 in enumerate(starts):
         tried += 1
         t0 = time.perf_counter()
+        counts: dict[str, int] = {}
         try:
-            th, r64 = warm_start(problem, theta0)
+            th, r64 = warm_start(problem, theta0, counts=counts)
         except (ValueError, FloatingPointError, np.linalg.LinAlgError):
             continue
         finally:
             timings["warm_start_s"] += time.perf_counter() - t0
+            iterations += counts.get("iterations", 0)
+            abandoned += counts.get("abandoned", 0)
         if not (np.all(np.isfinite(th)) and np.isfinite(r64)):
             continue
         best64 = min(best64, r64)
-        if r64 > 1e-6:
+        if r64 > WARM_TOL:
             continue
         t0 = time.perf_counter()
         th_mp, rmax, it = polish(problem, th, dps, tol)
@@ -188,13 +231,16 @@ def fit(problem: Problem, *, dps: int, seed: int, restarts: int = 8,
         if rmax <= tol:
             break
     kinds = f"{tried} starts: {min(tried, len(first))} structured, {max(tried - len(first), 0)} random"
+    if abandoned:
+        kinds += f"; {abandoned} abandoned as stalled"
     if best is None:
         return FitResult(None, None, False, dps, tol, tried, f64_residual=best64,
-                         reason=f"no float64 start reached a residual below 1e-6 "
+                         reason=f"no float64 start reached a residual below {fmt(WARM_TOL)} "
                                 f"(best {best64:.3g}; {kinds})", timings=timings,
-                         structured=len(first))
+                         structured=len(first), lm_iterations=iterations, abandoned=abandoned)
     th_mp, rmax, it, i, r64 = best
     ok = rmax <= tol
     reason = "" if ok else (f"mpmath polish stalled at residual {mp.nstr(rmax, 3)} "
                             f"> tol {mp.nstr(tol, 3)} ({kinds})")
-    return FitResult(th_mp, rmax, ok, dps, tol, tried, i, r64, it, reason, timings, len(first))
+    return FitResult(th_mp, rmax, ok, dps, tol, tried, i, r64, it, reason, timings, len(first),
+                     iterations, abandoned)

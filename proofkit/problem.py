@@ -16,6 +16,7 @@ import numpy as np
 from . import activation as act
 from .backend import FLOAT64, MP, Ops
 from .families import Family
+from .families.base import Batches
 from .spec import Theorem
 from .support import Support
 
@@ -42,6 +43,8 @@ class Problem:
         self.train_X = [np.concatenate([self.support.vertices(t),
                                         self.support.sample(rng, self.n_per_length, t)])
                         for t in self.lengths]
+        self._batches = Batches(self.train_X)  # the float64 fit's view of them (Family.batch_logits)
+        self._targets64: np.ndarray | None = None  # float64 targets, stacked (computed once)
         self._mp_cache: dict[int, list[np.ndarray]] = {}
         self._truth_cache: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._truth_cached = 0  # mpf entries held by _truth_cache
@@ -100,7 +103,16 @@ class Problem:
         return Xm, zf
 
     def residual(self, theta: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
-        """Training residual, in logit space when the activation is injective, else in output space."""
+        """Training residual, in logit space when the activation is injective, else in output space.
+        In numpy float64 (the fit's LM steps) one fused pass over every length with the targets kept;
+        other backends length after length."""
+        if ops is FLOAT64:
+            if self._targets64 is None:
+                self._targets64 = np.concatenate(self.train_targets(FLOAT64))
+            z = self.learned.batch_logits(theta, self._batches)
+            if not self.injective:
+                z = act.apply(self.activation, z, ops)
+            return (z - self._targets64).reshape(-1)
         parts = []
         for X, y in zip(self.train_X, self.train_targets(ops)):
             z = self.learned.logits(theta, ops.asarray(X), ops)
@@ -110,6 +122,13 @@ class Problem:
         return np.concatenate(parts)
 
     def residual_jacobian(self, theta: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        """d residual / d theta: (residuals, P), rows as :meth:`residual` orders them."""
+        if ops is FLOAT64:
+            J = self.learned.batch_jacobian(theta, self._batches)
+            if not self.injective:
+                z = self.learned.batch_logits(theta, self._batches)
+                J = J * act.derivative(self.activation, z, ops)[:, :, None]
+            return J.reshape(-1, J.shape[-1])
         parts = []
         for X in self.train_X:
             Xo = ops.asarray(X)

@@ -29,6 +29,8 @@ TINY = dataclasses.replace(
     support_samples=(2000,), exhaustive_lengths=(8,), interp_length=8, reference_samples=20,
     rows_splits=(2, 3, 4), check_theorems=(), grid_budget_s=0.05,
     drop_cases=(("AM24.T2", "H1.pair-support"),))
+#: two float64 codes of the same small model (entries up to about 10^2) differ by a few ulps at most
+SAME_NUMBERS = 1e-12
 CUPY_REASON = None
 try:
     arrays.namespace("cupy")
@@ -119,7 +121,7 @@ def test_result_schema_and_ratios(result: dict[str, Any]) -> None:
 
 
 def test_fit_row_reports_the_polished_error(result: dict[str, Any]) -> None:
-    fair, speed, best = [r for r in result["ratios"] if r["row"] == 1]
+    fair, speed, best, floor, residual, jacobian = [r for r in result["ratios"] if r["row"] == 1]
     assert fair["instance"] == speed["instance"] == best["instance"] == "AM24.T4"
     assert "tuned" in fair["comparison"] and "paper" in speed["comparison"] and fair["goal"] == ">= 10x"
     grid = result["details"]["fit"]["AM24.T4"]["tuned"]["grid"]
@@ -128,6 +130,25 @@ def test_fit_row_reports_the_polished_error(result: dict[str, Any]) -> None:
     assert best["a"]["value"] <= 1e-45 and best["goal_met"] is True
     # 0.2 s is too short for the loop to reach 1e-6: a lower bound, and so is the speed-up
     assert speed["b"]["bound"] == ">=" and speed["b"]["value"] == 0.2 and speed["ratio_bound"] == ">="
+    assert "hand-written LM floor" in floor["comparison"] and floor["meaning"] == "proofkit / floor"
+    assert floor["goal"] == "<= 1.5x" and floor["goal_met"] == (floor["ratio"] <= 1.5)
+    for r, what in ((residual, "residual"), (jacobian, "jacobian")):
+        assert what in r["comparison"] and r["goal"] == "<= 2x" and r["goal_met"] == (r["ratio"] <= 2)
+
+
+def test_fit_row_floor_details(result: dict[str, Any]) -> None:
+    d = result["details"]["fit"]["AM24.T4"]
+    floor = d["floor"]
+    assert floor["reached"] and floor["repeats"] == 7
+    assert floor["calls"]["max_difference"] < SAME_NUMBERS  # the hand-written code computes the same numbers
+    # the realization start: one start, at the target after at most a few LM iterations, for both
+    assert floor["restarts"] == [1, 1] and floor["lm_iterations"][0] == floor["lm_iterations"][1] <= 3
+    assert d["proofkit"]["restarts"] == 1 and d["proofkit"]["structured_starts_s"] > 0
+    # fit's seeded restarts alone: the first stalls at max |r| 0.83 and is abandoned, the second converges
+    stall = floor["stall_rule_random_starts"]
+    assert stall["with_rule"]["abandoned"] == 1 and stall["without_rule"]["abandoned"] == 0
+    assert stall["with_rule"]["restarts"] == stall["without_rule"]["restarts"] == 2
+    assert stall["with_rule"]["lm_iterations"] < stall["without_rule"]["lm_iterations"]
 
 
 def test_drop_row_compares_the_search_with_the_declared_variant(result: dict[str, Any]) -> None:

@@ -1,5 +1,6 @@
 """Structured starts of the float64 fit (proofkit.starts): seeded, data-centred hidden units spread apart,
-the layer after them solved exactly, tried before the random restarts without changing those."""
+the layer after them solved exactly, tried before the random restarts without changing those; the linear
+recurrence's realization from least-squares Markov parameters where the data determine it."""
 
 import numpy as np
 import pytest
@@ -61,10 +62,64 @@ def test_readout_bias_joins_the_linear_block():
     assert got == sorted(["W2"] * 6 + ["b2"] * 2 + ["a"] * 2)
 
 
-@pytest.mark.parametrize("tid,overrides", [("AM24.T4", {}), ("AM24.T1", {"activation": "relu"}),
-                                           ("AM24.T1", {"family": "hinge"})])
+@pytest.mark.parametrize("tid,overrides", [
+    ("AM24.T1", {"activation": "relu"}), ("AM24.T1", {"family": "hinge"}), ("AM24.T5", {}),
+    ("AM24.T4", {"activation": "relu"})])
 def test_no_structured_start_without_hidden_units_or_logit_residual(tid, overrides):
     assert starts.structured_starts(problem(tid, **overrides), 0) == []
+
+
+# ----------------------------------------------------------------------------- the linear recurrence
+#: a realization start from exact float64 labels fits them to rounding: a few ulps of the largest logit
+#: (about 2) per residual, far below the warm-start threshold 1e-6
+ROUNDING = 1e-12
+
+
+@pytest.mark.parametrize("overrides", [{}, {"readout_bias": True}, {"n": 3}, {"T": 3},
+                                       {"true_Lam": "rotation"}, {"supervision": "ONLY"}])
+def test_the_realization_start_fits_the_training_data(overrides):
+    p = problem("AM24.T4", **overrides)
+    (theta,) = starts.structured_starts(p, 0)
+    assert np.max(np.abs(p.residual(theta, FLOAT64))) < ROUNDING
+    # the same model for every seed: the data determine it (no seeded stream)
+    assert np.array_equal(theta, starts.structured_starts(p, 7)[0])
+
+
+def test_the_realization_start_is_the_true_model_up_to_similarity():
+    p = problem("AM24.T4")
+    h = p.learned.unpack(starts.structured_starts(p, 0)[0])
+    f = p.true.unpack(p.true_theta(FLOAT64))
+    C = np.linalg.inv(h["A"]) @ f["A"]  # A~ = A C^-1, B~ = C B, Lam~ = C Lam C^-1
+    np.testing.assert_allclose(h["B"], C @ f["B"], atol=ROUNDING)
+    np.testing.assert_allclose(h["Lam"], C @ f["Lam"] @ np.linalg.inv(C), atol=ROUNDING)
+
+
+@pytest.mark.parametrize("overrides,why", [
+    ({"learned_dim": 3}, "M_0 has rank 2 < k~: the extra mode is not determined by the data"),
+    ({"true_A": "singular"}, "M_0 = A B has rank 1 < k~"),
+    ({"true_B": "singular"}, "M_0 = A B has rank 1 < k~"),
+    ({"support": "subspace"}, "tokens on a line do not determine the Markov parameters"),
+    ({"T": 1}, "one length gives M_0 only, no M_1 for the transition"),
+    ({"learned_dim": 1}, "M_0 has rank 2 > k~: no order-1 model fits"),
+])
+def test_no_realization_start_where_the_data_do_not_determine_one(overrides, why):
+    assert starts.structured_starts(problem("AM24.T4", **overrides), 0) == [], why
+
+
+def test_markov_least_squares_recovers_the_true_markov_parameters():
+    p = problem("AM24.T4", T=3, readout_bias=True)
+    markov, bias = starts.markov_least_squares(p, biased=True)
+    true = p.true.markov(p.true_theta(FLOAT64), 3)
+    assert len(markov) == 3
+    for got, want in zip(markov, true):
+        np.testing.assert_allclose(got, want, atol=ROUNDING)
+    np.testing.assert_allclose(bias, p.true.offset(p.true_theta(FLOAT64)), atol=ROUNDING)
+
+
+def test_am24_t4_fits_from_its_realization_start():
+    # the first random restart of seed 0 stalls at max |r| 0.83; the realization start needs no search
+    res = fitmod.fit(problem("AM24.T4"), dps=60, seed=0, tol=FIT_TOL)
+    assert res.converged and res.structured == 1 and res.restart_used == 0 and res.restarts == 1
 
 
 def test_random_restarts_after_the_structured_ones_are_unchanged(monkeypatch):
@@ -72,9 +127,9 @@ def test_random_restarts_after_the_structured_ones_are_unchanged(monkeypatch):
     seen = []
     real = fitmod.warm_start
 
-    def record(problem, theta0, max_iter=200):
+    def record(problem, theta0, max_iter=200, counts=None):
         seen.append(np.array(theta0))
-        return real(problem, theta0, max_iter=5)
+        return real(problem, theta0, max_iter=5, counts=counts)
 
     monkeypatch.setattr(fitmod, "warm_start", record)
     plain = fitmod.fit(p, dps=60, seed=3, restarts=3, structured=0)

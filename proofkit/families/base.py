@@ -19,7 +19,10 @@ all-length bounds of relations over the states, :mod:`proofkit.certify_states`),
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -43,6 +46,38 @@ def to_namespace(theta: Any, ops: Ops) -> Any:
     return arrays.asarray(np.asarray(theta, dtype=np.float64), ops.xp)
 
 
+class Batches:
+    """Float64 batches of sequences of different lengths (a problem's training data: N_i x t_i x n each,
+    in order), with the stacked views that fused float64 passes over all of them use (computed once,
+    on first use). Row i of a stacked result is sequence i of the batches taken in order."""
+
+    def __init__(self, Xs: Sequence[np.ndarray]) -> None:
+        self.Xs = tuple(np.asarray(X, dtype=np.float64) for X in Xs)
+
+    @cached_property
+    def lengths(self) -> np.ndarray:
+        """The length of each sequence (N,), as floats."""
+        return np.concatenate([np.full(X.shape[0], float(X.shape[1])) for X in self.Xs])
+
+    @cached_property
+    def tokens(self) -> np.ndarray:
+        """Every token, sequence after sequence: (sum_i N_i t_i, n)."""
+        return np.concatenate([X.reshape(-1, X.shape[-1]) for X in self.Xs])
+
+    @cached_property
+    def starts(self) -> np.ndarray:
+        """Index in :attr:`tokens` of each sequence's first token (N,)."""
+        return np.concatenate([[0], np.cumsum(self.lengths[:-1])]).astype(np.intp)
+
+    @cached_property
+    def padded(self) -> np.ndarray:
+        """The sequences right-aligned at the longest length T, zero tokens before them: (N, T, n)."""
+        T = max(X.shape[1] for X in self.Xs)
+        out = [np.concatenate([np.zeros((X.shape[0], T - X.shape[1], X.shape[2])), X], axis=1)
+               for X in self.Xs]
+        return np.concatenate(out)
+
+
 class Family(ABC):
     """A parametric hypothesis class with float64 / mpmath / ball / exact evaluation."""
 
@@ -54,7 +89,7 @@ class Family(ABC):
 
     @property
     def n_params(self) -> int:
-        return int(sum(int(np.prod(s)) for s in self.layout.values()))
+        return sum(math.prod(s) for s in self.layout.values())
 
     def param_names(self) -> list[str]:
         """Flat coordinate names, e.g. ``A[0,1]``, in theta order."""
@@ -71,14 +106,15 @@ class Family(ABC):
 
             xp, i, blocks = array_api_compat.array_namespace(theta), 0, {}
             for key, shape in self.layout.items():
-                size = int(np.prod(shape))
+                size = math.prod(shape)
                 blocks[key] = xp.reshape(theta[i : i + size], shape)
                 i += size
             return blocks
-        theta = np.asarray(theta, dtype=getattr(theta, "dtype", None))
+        if type(theta) is not np.ndarray:
+            theta = np.asarray(theta, dtype=getattr(theta, "dtype", None))
         out, i = {}, 0
         for key, shape in self.layout.items():
-            size = int(np.prod(shape))
+            size = math.prod(shape)
             out[key] = theta[i : i + size].reshape(shape)
             i += size
         return out
@@ -104,6 +140,24 @@ class Family(ABC):
     def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
         """d logits / d theta: (N, t, n) -> (N, m, P). For the fit: numpy float64 and the object
         backends only (never evaluated over large supports, so it is not routed through a namespace)."""
+
+    def fuses(self, cls: type) -> bool:
+        """Whether this family computes its logits and Jacobian as ``cls`` does, so that ``cls``'s fused
+        batch passes apply to it (a subclass that overrides either, e.g. mean pooling, must not
+        inherit them: it gets the batch-after-batch defaults)."""
+        kind = type(self)
+        return kind.logits is cls.logits and kind.jacobian is cls.jacobian
+
+    def batch_logits(self, theta: np.ndarray, batches: Batches) -> np.ndarray:
+        """Float64 logits of every sequence of ``batches``, stacked: (N, m). This default evaluates
+        batch after batch; families with a fused pass over all lengths at once override it (the
+        training residual of the fit calls it every LM step)."""
+        return np.concatenate([self.logits(theta, X) for X in batches.Xs])
+
+    def batch_jacobian(self, theta: np.ndarray, batches: Batches) -> np.ndarray:
+        """Float64 d logits / d theta of every sequence of ``batches``, stacked: (N, m, P). Default
+        batch after batch, as :meth:`batch_logits`."""
+        return np.concatenate([self.jacobian(theta, X) for X in batches.Xs])
 
     def vjp(self, theta: np.ndarray, X: np.ndarray, R: np.ndarray) -> np.ndarray:
         """sum_n R[n] . d logits[n] / d theta in float64 (R: N x m): the gradient of a loss through its

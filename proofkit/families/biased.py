@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..backend import FLOAT64, Ops
-from .base import Family, _foreign, to_namespace
+from .base import Batches, Family, _foreign, to_namespace
 
 
 def _flat(theta: Any) -> Any:
@@ -50,6 +50,19 @@ class BiasedReadout(Family):
         J = self.base.jacobian(self.core(theta), X, ops)
         eye = ops.asarray(np.eye(self.m))
         return np.concatenate([J, np.broadcast_to(eye, (J.shape[0], self.m, self.m)).copy()], axis=2)
+
+    def batch_logits(self, theta: np.ndarray, batches: Batches) -> np.ndarray:
+        """The base family's batch pass (fused where it has one) plus the bias."""
+        if not self.fuses(BiasedReadout):
+            return super().batch_logits(theta, batches)
+        return self.base.batch_logits(self.core(theta), batches) + self.offset(theta)[None, :]
+
+    def batch_jacobian(self, theta: np.ndarray, batches: Batches) -> np.ndarray:
+        """The base family's batch Jacobian with the bias columns (the identity) appended."""
+        if not self.fuses(BiasedReadout):
+            return super().batch_jacobian(theta, batches)
+        J = self.base.batch_jacobian(self.core(theta), batches)
+        return np.concatenate([J, np.broadcast_to(np.eye(self.m), (J.shape[0], self.m, self.m))], axis=2)
 
     def init(self, rng: np.random.Generator, scale: float = 0.5) -> np.ndarray:
         return np.concatenate([self.base.init(rng, scale), rng.normal(0.0, scale, self.m)])

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..backend import FLOAT64, Ops
 from . import gauge
-from .base import Family
+from .base import Batches, Family
 
 
 class DeepSets(Family):
@@ -56,7 +56,59 @@ class DeepSets(Family):
                   t * dS.sum(axis=0)]
         return np.concatenate(parts)
 
+    def batch_logits(self, theta: np.ndarray, batches: Batches) -> np.ndarray:
+        """Every length at once: the hidden layer on all tokens in one product, pooled per sequence."""
+        if not self.fuses(DeepSets):
+            return super().batch_logits(theta, batches)
+        p = self.unpack(theta)
+        H = np.tanh(batches.tokens @ p["W1"].T + p["b1"])
+        S = np.add.reduceat(H, batches.starts, axis=0) @ p["W2"].T + batches.lengths[:, None] * p["b2"]
+        z = S @ p["A"].T
+        return z + p["a"] if self.readout_bias else z
+
+    def batch_jacobian(self, theta: np.ndarray, batches: Batches) -> np.ndarray:
+        """Every length at once (:meth:`_jacobian64`)."""
+        if not self.fuses(DeepSets):
+            return super().batch_jacobian(theta, batches)
+        return self._jacobian64(theta, batches)
+
+    def _jacobian64(self, theta: np.ndarray, batches: Batches) -> np.ndarray:
+        """d logits / d theta in float64, every sequence of ``batches`` at once: the hidden layer on all
+        tokens, then per-sequence sums of tanh (Hs), of tanh' (Ds) and of tanh' x (G), one reduceat."""
+        p = self.unpack(np.asarray(theta, dtype=float))
+        A, W2 = p["A"], p["W2"]
+        m, k, w, n = self.m, self.k, self.width, self.n
+        X, t = batches.tokens, batches.lengths
+        H = np.tanh(X @ p["W1"].T + p["b1"])
+        D = 1.0 - H * H
+        pooled = np.add.reduceat(np.concatenate([H, D, (D[:, :, None] * X[:, None, :]).reshape(-1, w * n)],
+                                                axis=1), batches.starts, axis=0)
+        N = pooled.shape[0]
+        Hs, Ds, G = pooled[:, :w], pooled[:, w : 2 * w], pooled[:, 2 * w :]
+        S = Hs @ W2.T + t[:, None] * p["b2"]
+        AW2 = A @ W2  # (m, w)
+        J = np.zeros((N, m, self.n_params))
+        for r in range(m):
+            J[:, r, r * k : (r + 1) * k] = S
+        at = m * k
+        if self.readout_bias:
+            for r in range(m):
+                J[:, r, at + r] = 1.0
+            at += m
+        # d/dW1[u, s] = AW2[:, u] G[u, s], d/db1[u] = AW2[:, u] Ds[u],
+        # d/dW2[r, u] = A[:, r] Hs[u], d/db2 = t A
+        J[:, :, at : at + w * n] = np.repeat(AW2, n, axis=1)[None] * G[:, None, :]
+        at += w * n
+        J[:, :, at : at + w] = AW2[None] * Ds[:, None]
+        at += w
+        J[:, :, at : at + k * w] = (A[None, :, :, None] * Hs[:, None, None, :]).reshape(N, m, k * w)
+        at += k * w
+        J[:, :, at:] = A[None] * t[:, None, None]
+        return J
+
     def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        if ops.name == "float64":
+            return self._jacobian64(theta, Batches([X]))
         p = self.unpack(theta)
         N, t, n = X.shape
         m, k, w = self.m, self.k, self.width
@@ -76,7 +128,7 @@ class DeepSets(Family):
                 da[:, r, r] = ops.convert(1)
             blocks.append(da)
         # d/dW1[u, s] = AW2[:, u] * sum_j D[j, u] x_j[s]; d/db1[u] = AW2[:, u] * sum_j D[j, u]
-        G = np.einsum("ntu,nts->nus", D, X) if ops.name == "float64" else _einsum_nus(D, X)
+        G = _einsum_nus(D, X)
         Ds = D.sum(axis=1)  # (N, w)
         dW1 = AW2[None, :, :, None] * G[:, None, :, :]  # (N, m, w, n)
         blocks.append(dW1.reshape(N, m, w * n))

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..backend import FLOAT64, Ops
-from .base import Family
+from .base import Batches, Family
 
 
 def _inv(M: np.ndarray, ops: Ops) -> np.ndarray:
@@ -50,7 +50,56 @@ class LinearRecurrence(Family):
             s = s @ p["Lam"].T + X[:, j, :] @ p["B"].T
         return s @ p["A"].T
 
+    def batch_logits(self, theta: np.ndarray, batches: Batches) -> np.ndarray:
+        """Every length at once: the sequences right-aligned at the longest length behind zero tokens,
+        which keep the state exactly 0 (s_0 = 0)."""
+        if not self.fuses(LinearRecurrence):
+            return super().batch_logits(theta, batches)
+        return self._states64(theta, batches.padded)[:, -1] @ self.unpack(theta)["A"].T
+
+    def batch_jacobian(self, theta: np.ndarray, batches: Batches) -> np.ndarray:
+        """Every length at once (:meth:`batch_logits`), in closed form (:meth:`_jacobian64`)."""
+        if not self.fuses(LinearRecurrence):
+            return super().batch_jacobian(theta, batches)
+        return self._jacobian64(theta, batches.padded)
+
+    def _states64(self, theta: np.ndarray, X: np.ndarray) -> np.ndarray:
+        """Float64 states at every position, (N, t, n) -> (N, t, k): the inputs enter through one
+        matrix product, then the recurrence runs over positions."""
+        p = self.unpack(theta)
+        N, t, n = X.shape
+        U = (X.reshape(N * t, n) @ p["B"].T).reshape(N, t, self.k)
+        S = np.empty_like(U)
+        s = S[:, 0] = U[:, 0]
+        for j in range(1, t):
+            s = S[:, j] = s @ p["Lam"].T + U[:, j]
+        return S
+
+    def _jacobian64(self, theta: np.ndarray, X: np.ndarray) -> np.ndarray:
+        """d logit_t / d theta in float64 from the closed form of the linear recurrence, with
+        Q_i = A Lam^i: d/dA[r, .] = s_t in row r; d/dLam[a, b] = sum_(i < t-1) Q_i[:, a] s_(t-1-i)[b];
+        d/dB[a, b] = sum_(i < t) Q_i[:, a] x_(t-i)[b] (s_t = sum_i Lam^i B x_(t-i))."""
+        p = self.unpack(theta)
+        A, Lam = p["A"], p["Lam"]
+        N, t, n = X.shape
+        k, m = self.k, self.m
+        S = self._states64(theta, X)
+        Q = np.empty((t, m, k))
+        Q[0] = A
+        for i in range(1, t):
+            Q[i] = Q[i - 1] @ Lam
+        Qf = Q.reshape(t, m * k).T  # (m k, t): column i is A Lam^i, flattened
+        J = np.zeros((N, m, m * k + k * k + k * n))
+        for r in range(m):
+            J[:, r, r * k : (r + 1) * k] = S[:, -1]
+        J[:, :, m * k : m * k + k * k] = (Qf[:, : t - 1] @ S[:, t - 2 :: -1] if t > 1 else
+                                          np.zeros((N, m * k, k))).reshape(N, m, k * k)
+        J[:, :, m * k + k * k :] = (Qf @ X[:, ::-1]).reshape(N, m, k * n)
+        return J
+
     def jacobian(self, theta: np.ndarray, X: np.ndarray, ops: Ops = FLOAT64) -> np.ndarray:
+        if ops.name == "float64":
+            return self._jacobian64(np.asarray(theta, dtype=float), np.asarray(X, dtype=float))
         p = self.unpack(theta)
         A, Lam, B = p["A"], p["Lam"], p["B"]
         N, t, n = X.shape
