@@ -14,7 +14,12 @@ The memory-bandwidth bound is the time to move the least data the task needs: on
 (the narrowest type) and one byte per prefix verdict out, 2^n (2n + 1) bytes, at the copy bandwidth
 measured in the same run (``numpy.copyto`` of a 256 MiB array, read plus write bytes over the median
 time). The interpreter's ratio to it (goal <= 2x) says how far the evaluation is from streaming its
-input once.
+input once. Why it is far: the interpreter runs one numpy pass per op of the program over the whole
+(n + 1) x B chunk (a symbol test, a cumulative count, a comparison, ...), each reading and writing
+its operands in their own arrays, plus the transposes in and out of the position-major layout; a program
+of p ops moves several times p bytes per cell. Reaching the bound needs one fused pass per string
+(a compiled kernel), which numpy cannot express; the hand-vectorized floor, with the same pass
+structure, is the fair software baseline.
 
 The programs are the files of ``theorems/hyb24/programs`` (``majority``, ``dyck1``, ``tomita4``), held
 here as text so that ``proofkit bench`` runs from an installed package.
