@@ -67,9 +67,75 @@ def _field_zero(expr: sp.Expr) -> bool:
         return False
 
 
-def _rational_zero(expr: sp.Expr) -> bool:
-    """A rational function of its symbols that is the zero of the field (the cheap first test)."""
-    return not _transcendental(expr) and _field_zero(expr)
+def _rational_zero(expr: sp.Expr) -> str | None:
+    """Which exact test shows ``expr`` is the zero rational function of its symbols, or None (the cheap
+    first tests: exact polynomials in python-flint, then sympy's sparse field)."""
+    if _transcendental(expr):
+        return None
+    flint_zero = _flint_zero(expr)
+    if flint_zero is not None:
+        return FLINT_ZERO if flint_zero else None
+    return FIELD_ZERO if _field_zero(expr) else None
+
+
+#: how a residual was shown to be the zero rational function (the verdict's "how")
+FLINT_ZERO = "exact: the residual is the zero rational function (python-flint polynomials over QQ)"
+FIELD_ZERO = "exact: sympy simplifies the residual to zero"
+
+
+class _NotRational(Exception):
+    """A node outside rational functions over QQ (the flint walk hands over to sympy)."""
+
+
+def _flint_zero(expr: sp.Expr) -> bool | None:
+    """Whether ``expr`` is the zero rational function, by one walk of its tree in python-flint's exact
+    multivariate polynomials over QQ: every node becomes a (numerator, denominator) pair, so sums and
+    products never expand at sympy's expression level (its ``expand`` was most of AM24.T4's proof steps).
+    A sum's denominator is the product of its terms', unreduced, which is harmless: the value is zero iff
+    the numerator is. None when the expression is not a rational function with rational coefficients
+    (floats, radicals, I, functions) or a denominator is the zero polynomial: sympy then decides."""
+    symbols = sorted(expr.free_symbols, key=lambda v: v.name)
+    if not symbols:
+        return None
+    ctx = flint.fmpq_mpoly_ctx.get(tuple(f"v{i}" for i in range(len(symbols))), "lex")
+    gens = dict(zip(symbols, ctx.gens()))
+    one = ctx.from_dict({(0,) * len(symbols): 1})
+    memo: dict[sp.Basic, tuple[Any, Any]] = {}
+
+    def walk(node: sp.Basic) -> tuple[Any, Any]:
+        if node not in memo:
+            memo[node] = combine(node)
+        return memo[node]
+
+    def combine(node: sp.Basic) -> tuple[Any, Any]:
+        if node.is_Symbol:
+            return gens[node], one
+        if node.is_Rational:
+            return one * flint.fmpq(int(node.p), int(node.q)), one
+        if node.is_Add or node.is_Mul:
+            num, den = walk(node.args[0])
+            for arg in node.args[1:]:
+                n2, d2 = walk(arg)
+                if node.is_Mul:
+                    num, den = num * n2, den * d2
+                elif d2 == den:
+                    num = num + n2
+                else:
+                    num, den = num * d2 + n2 * den, den * d2
+            return num, den
+        if node.is_Pow and node.exp.is_Integer:
+            num, den = walk(node.base)
+            k = int(node.exp)
+            if k < 0 and num == 0:
+                raise _NotRational  # 1/0
+            return (num**k, den**k) if k >= 0 else (den**-k, num**-k)
+        raise _NotRational
+
+    try:
+        num, den = walk(expr)
+    except _NotRational:
+        return None
+    return None if den == 0 else num == 0
 
 
 def _transcendental(expr: sp.Expr) -> bool:
@@ -94,7 +160,7 @@ def _entry_zero(entry: Any) -> bool:
         return sp.simplify(entry) is sp.true
     if not isinstance(entry, sp.Expr):
         return False
-    if _rational_zero(entry) or _numerator_zero(entry):
+    if _rational_zero(entry) is not None or _numerator_zero(entry):
         return True
     return _transcendental(entry) and sp.simplify(entry.rewrite(sp.exp)) == 0
 
@@ -319,8 +385,9 @@ def _decide_expr(expr: sp.Expr) -> tuple[Verdict, str]:
     form: certified); a certified non-zero ball value at a rational point (refuted); only then
     ``simplify``, which can take seconds on a residual that is not zero (both kinds of evidence are
     exact, so the order changes the time, never the verdict)."""
-    if _rational_zero(expr):
-        return Verdict.CERTIFIED, "exact: sympy simplifies the residual to zero"
+    how = _rational_zero(expr)
+    if how is not None:
+        return Verdict.CERTIFIED, how
     num = _numerator(expr)
     if num == 0:
         return Verdict.CERTIFIED, "exact: sympy simplifies the residual to zero"

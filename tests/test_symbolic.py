@@ -188,3 +188,20 @@ def test_a_step_that_raises_is_an_error_and_the_rest_still_runs():
     assert by["x - x = 0"].verdict == Verdict.CERTIFIED and not by["x - x = 0"].error
     assert [c.name for c in r.errors] == ["inverse of a singular matrix", "broken computation"]
     assert r.label == "error" and r.as_dict()["verdict"] == "error" and not r.as_expected()
+
+
+def test_flint_walk_decides_rational_functions_and_hands_the_rest_to_sympy():
+    from proofkit.symbolic import FLINT_ZERO, _flint_zero
+
+    x, y, z = sp.symbols("x y z")
+    M = sp.Matrix([[x, y], [z, 1]])
+    product = M.inv() * M
+    assert product[0, 0] - 1 != 0 and _flint_zero(product[0, 0] - 1) is True  # not zero structurally
+    assert _flint_zero((x + y) ** 3 - x**3 - 3 * x**2 * y - 3 * x * y**2 - y**3) is True
+    assert _flint_zero(x / (x + y) + y / (x + y) - 1) is True
+    assert _flint_zero((x**2 - 1) / (x - 1) - x - 1) is True
+    assert _flint_zero(x - y + sp.Rational(1, 3)) is False
+    assert _flint_zero(sp.sqrt(x) - 1) is None  # not a rational function: sympy decides
+    assert _flint_zero(sp.Float(0.5) * x - y) is None
+    assert decide([x / (x + y) + y / (x + y) - 1]) == (Verdict.CERTIFIED, "0", FLINT_ZERO)
+    assert decide([x / (x + y) - 1])[0] == Verdict.REFUTED
