@@ -27,13 +27,17 @@ def without_rule(p, theta0):
     return x, float(np.max(np.abs(r))), counts
 
 
+def with_and_without_rule(p, theta0):
+    """(end point, largest residual, counts) of the warm start with the stall rule, then without it."""
+    counts = {}
+    x, r64 = fitmod.warm_start(p, theta0, counts=counts)
+    return (x, r64, counts), without_rule(p, theta0)
+
+
 def test_a_stalled_start_is_abandoned_where_it_would_have_ended_anyway():
     # AM24.T4, seed 0: the first random restart sits at max |r| 0.83 from about its 40th accepted step
     p = problem("AM24.T4")
-    theta0 = random_start(p, 0)
-    counts = {}
-    _, r64 = fitmod.warm_start(p, theta0, counts=counts)
-    _, r_full, full = without_rule(p, theta0)
+    (_, r64, counts), (_, r_full, full) = with_and_without_rule(p, random_start(p, 0))
     assert counts["abandoned"] == 1 and full["abandoned"] == 0
     assert counts["iterations"] < full["iterations"] == 200
     assert counts["accepted"] > fitmod.STALL_STEPS
@@ -45,10 +49,7 @@ def test_a_slow_start_that_converges_runs_exactly_as_without_the_rule():
     # AM24.T1, seed 0: the sixth random restart crawls along max |r| 0.035 for some 50 accepted steps,
     # then converges; the rule must not stop it, and its end point is bit for bit the same
     p = problem("AM24.T1")
-    theta0 = random_start(p, 5)
-    counts = {}
-    x, r64 = fitmod.warm_start(p, theta0, counts=counts)
-    x_full, r_full, full = without_rule(p, theta0)
+    (x, r64, counts), (x_full, _, full) = with_and_without_rule(p, random_start(p, 5))
     assert r64 <= fitmod.WARM_TOL and counts["abandoned"] == 0
     assert counts == full and np.array_equal(x, x_full)
 
