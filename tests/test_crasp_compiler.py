@@ -25,8 +25,9 @@ from proofkit.crasp.compiler import (
     value_dims,
     words,
 )
+from proofkit.crasp.forward import run, trace
 from proofkit.crasp.ir import Op, Program
-from proofkit.crasp.network import Network, run, trace
+from proofkit.crasp.network import Network
 
 # ----------------------------------------------------------------------------------------------------------
 # Reference evaluator (ir.py semantics: positions 1..n, virtual position 0, counts over j in 1..i)

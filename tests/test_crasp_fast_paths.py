@@ -13,8 +13,8 @@ from proofkit.crasp import accepts_prefixes
 from proofkit.crasp.comm import _dyck2_deep, dyck2_language
 from proofkit.crasp.compare import all_strings
 from proofkit.crasp.compiler import compile_program
+from proofkit.crasp.forward import Stepper, final_stream, prepare, run, trace
 from proofkit.crasp.hashindex import EMPTY, HashIndex
-from proofkit.crasp.network import Stepper, final_stream, prepare, run, trace
 from proofkit.crasp.parser import parse
 from proofkit.crasp.samples import BehaviourStore
 from proofkit.crasp.truth import DFA

@@ -20,7 +20,8 @@ import pytest
 from proofkit.crasp import load
 from proofkit.crasp.comm import counterexample_rows, nope_average_model, rows
 from proofkit.crasp.compiler import compile_program
-from proofkit.crasp.network import Head, Layer, Mat, trace
+from proofkit.crasp.forward import trace
+from proofkit.crasp.network import Head, Layer, Mat
 from proofkit.crasp.protocol import (
     HeadMessage,
     Message,
@@ -66,7 +67,7 @@ def test_exhaustive_exact_reconstruction(tables, name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_simulate_matches_trace_small(name):
-    """simulate() (Alice -> bits -> decode -> Bob vs network.trace) on all pairs up to N = 3, both modes."""
+    """simulate() (Alice -> bits -> decode -> Bob vs forward.trace) on all pairs up to N = 3, both modes."""
     net = compile_program(_program(name))
     plan = analyze(net)
     sigma = net.alphabet

@@ -520,8 +520,8 @@ def test_the_kernel_network_and_interpreter_agree_with_proofkit_on_short_words()
     kernel imports neither): every word up to length 4 of every stored program, every position."""
     import itertools
 
+    from proofkit.crasp.forward import run
     from proofkit.crasp.interp import evaluate
-    from proofkit.crasp.network import run
     from proofkit.crasp.parser import parse
     from proofkit.crasp.variants import VARIANTS
     from proofkit.crasp.weights import network_from_json

@@ -29,8 +29,9 @@ from fractions import Fraction
 
 from .. import workguard
 from .analysis import count_bounds, period, validate
+from .forward import Stepper, prepare, run
 from .ir import Op, Program
-from .network import MLP, Head, Layer, Mat, Network, Stepper, prepare, run
+from .network import MLP, Head, Layer, Mat, Network
 
 Reference = Callable[[tuple[str, ...]], Sequence[bool]]
 LOCAL_THRESHOLD = Fraction(1, 3)

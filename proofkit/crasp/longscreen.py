@@ -24,8 +24,9 @@ import numpy as np
 from .. import progress, workguard
 from ..errors import InputError
 from .compiler import network_size
+from .forward import prepare, run
 from .ir import Program
-from .network import Network, prepare, run
+from .network import Network
 from .vector import accepts_prefixes, max_length
 
 MAX_SAMPLE_LEN = 100_000

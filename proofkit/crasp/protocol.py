@@ -64,8 +64,9 @@ from typing import Any
 import numpy as np
 
 from .compiler import compile_program
+from .forward import Stepper, trace
 from .ir import Program
-from .network import Head, Layer, Mat, Network, Stepper, trace
+from .network import Head, Layer, Mat, Network
 
 WINDOW_MODES = ("kv", "stream")
 Vec = tuple[Fraction, ...]
@@ -752,7 +753,7 @@ class Bob:
 def bob_reconstruct(net: Network, message: Message, y_symbols: Sequence[str] | str, total_length: int,
                     plan: Plan | None = None) -> list[list[list[Fraction]]]:
     """Bob's activations from the message and y alone: result[l][i] = stream after layer l (0 = embedding)
-    at position N + 1 + i, in the format of ``network.trace`` restricted to Bob's positions."""
+    at position N + 1 + i, in the format of ``forward.trace`` restricted to Bob's positions."""
     if total_length != message.total_length:
         raise ValueError("total_length disagrees with the message")
     y = _tokens(net, y_symbols)

@@ -499,7 +499,7 @@ def check_compiled(program: Program, task: Task, size: int, **variant_knobs: obj
     (Booleans are stored as 0/1) with the reference interpreter at every position of the full target
     sequence of every valid input of length <= size."""
     from .compiler import compile_program, value_dims  # the compiler is only needed here
-    from .network import final_stream, prepare
+    from .forward import final_stream, prepare
 
     names = [next_name(s) for s in task.alphabet]
     missing = [n for n in names if n not in {o.name for o in program.ops}]

@@ -19,8 +19,8 @@ from proofkit.crasp import analysis, maj2
 from proofkit.crasp import limits as lim
 from proofkit.crasp.checks import length_for
 from proofkit.crasp.compiler import check_against, compile_program
+from proofkit.crasp.forward import run
 from proofkit.crasp.library import load_index
-from proofkit.crasp.network import run
 from proofkit.crasp.parser import parse
 from proofkit.crasp.variants import reference
 from proofkit.crasp.vector import accepts_prefixes, all_strings

@@ -11,8 +11,8 @@ from proofkit.crasp import analysis, load
 from proofkit.crasp import tasks as T
 from proofkit.crasp.checks import alphabet_text, length_for
 from proofkit.crasp.compiler import check_against, compile_program, precision_needed
+from proofkit.crasp.forward import run
 from proofkit.crasp.library import load_index
-from proofkit.crasp.network import run
 from proofkit.crasp.variants import VARIANTS, CompilerFalsifier, reference
 from proofkit.evidence import Method, fails, holds
 from proofkit.params import Param, ParamSpace
