@@ -13,11 +13,11 @@ from proofkit.crasp.enumerate import (
     PrefixSample,
     Sample,
     explore,
-    main,
     program_of,
     search,
     search_all,
 )
+from proofkit.crasp.enumerate_cli import main
 from proofkit.crasp.learners import occam, search_masked
 from proofkit.crasp.morphism import (
     REDUCTIONS,
