@@ -120,3 +120,27 @@ def test_dyck2_bit_stack_equals_the_explicit_stack():
     X = np.concatenate([openers, closers], axis=1)
     got = dyck2_language(X)
     assert np.array_equal(got, _dyck2_deep(X)) and 0 < got[:, -1].sum() < len(X)
+
+
+def test_colliding_rows_keep_their_place_in_enumeration_order():
+    # a weak hash (the first byte) forces collisions: B collides with the kept A and must still be kept
+    # before C, and under a cap of 2 the first two new rows are the ones kept
+    def rows(*firsts):
+        out = np.zeros((len(firsts), 8), dtype=np.uint8)
+        for i, (a, b) in enumerate(firsts):
+            out[i, :2] = a, b
+        return out
+
+    for cap, want in ((2, [(0, 1), (0, 2)]), (10, [(0, 1), (0, 2), (1, 0), (0, 3)])):
+        store = BehaviourStore(8, np.uint8, cap)
+        store.hash = lambda r: np.ascontiguousarray(r)[:, 0].astype(np.uint64)
+        meta = np.zeros((4, 5), dtype=np.int64)
+        store.add(rows((0, 1)), meta[:1], 1)
+        store.add(rows((0, 2), (1, 0), (0, 2), (0, 3), (0, 1)), np.zeros((5, 5), dtype=np.int64), 2)
+        assert [tuple(r[:2]) for r in store.rows[: store.n].tolist()] == want
+        assert store.full == (cap == 2)
+
+
+def test_a_short_range_of_very_long_strings_is_built_without_the_whole_run():
+    got = all_strings(2, 40, 2**39 - 1, 2**39 + 1)  # crosses the first position's boundary
+    assert got.shape == (2, 40) and got[0].tolist() == [0] + [1] * 39 and got[1].tolist() == [1] + [0] * 39

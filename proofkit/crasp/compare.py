@@ -70,8 +70,12 @@ def _strings_range_host(k: int, length: int, start: int, stop: int) -> np.ndarra
         block = k ** (length - 1 - j)
         first, last = start // block, (stop - 1) // block if stop > start else start // block
         symbols = np.arange(first, last + 1, dtype=np.int64) % k
-        runs = np.broadcast_to(symbols[:, None], (len(symbols), block)).reshape(-1)
-        out[j] = runs[start - first * block: start - first * block + stop - start]
+        if len(symbols) * block <= 2 * (stop - start) + block:  # whole runs, sliced: one broadcast copy
+            runs = np.broadcast_to(symbols[:, None], (len(symbols), block)).reshape(-1)
+            out[j] = runs[start - first * block: start - first * block + stop - start]
+        else:  # a short range inside long runs: only the rows asked for
+            ends = np.minimum((np.arange(first, last + 1) + 1) * block, stop)
+            out[j] = np.repeat(symbols, ends - np.maximum(np.arange(first, last + 1) * block, start))
     return out.T
 
 

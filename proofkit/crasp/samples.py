@@ -217,6 +217,8 @@ class BehaviourStore:
         if known.any():  # a hash hit must be an exact match, else it goes to the exact slow path
             eq = np.all(self.rows[hits[known]] == rows[order[known]], axis=1)
             slow += order[np.flatnonzero(known)[~eq]].tolist()
+        if slow:  # a hash collision (about never with the mixed hash): the whole batch exactly, in order
+            return self._add_in_order(rows, h, meta, size)
         new = order[~known]
         room = self.cap - self.n
         if len(new) > room:
@@ -228,10 +230,18 @@ class BehaviourStore:
         self.size[j: j + len(new)] = size
         self.index.put(h[new], np.arange(j, j + len(new)))
         self.n += len(new)
-        for i in sorted(set(slow)):  # hash collisions: exact path (essentially never taken)
+        return len(new)
+
+    def _add_in_order(self, rows: np.ndarray, h: np.ndarray, meta: np.ndarray, size: int) -> int:
+        """``add`` one row at a time with exact comparisons, so a row whose hash collides keeps its place
+        in enumeration order (and under the cap the first new rows are the ones kept)."""
+        j = self.n
+        for i in range(len(rows)):
+            if self.find(rows[i], int(h[i])) >= 0:
+                continue
             if self.n >= self.cap:
                 self.full = True
                 break
-            if self.find(rows[i], int(h[i])) < 0:
-                self._insert(rows[i], int(h[i]), meta[i], size)
+            self._grow(1)
+            self._insert(rows[i], int(h[i]), meta[i], size)
         return self.n - j
