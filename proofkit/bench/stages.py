@@ -3,8 +3,9 @@
 ``proofkit.check.check(registry.get(ID), None, dps=60, seed=0)`` once per theorem, with its per-stage
 ``diagnostics["timings_s"]`` (sympy proof steps, the fit, identification relations, length tests, local
 identifiability); and import times measured inside fresh interpreters (``python -c``), with the
-``-X importtime`` cumulative figures of the heavy dependencies and the process wall time of
-``proofkit --version`` and ``proofkit list`` next to that of ``python -c pass``.
+``-X importtime`` cumulative figures of the heavy dependencies. The commands' own start-up
+(``proofkit --version`` and ``proofkit list`` next to ``python -c pass``) is measured once, by the
+targets section (:func:`startup_walls`).
 """
 
 from __future__ import annotations
@@ -49,11 +50,6 @@ def import_times(repeats: int) -> dict[str, Any]:
         out[f"import {mod}"] = statistics.median(float(_python(code)[1].strip()) for _ in range(repeats))
     out["process wall, python -c 'import proofkit.check'"] = statistics.median(
         _python("import proofkit.check")[0] for _ in range(repeats))
-    out["process wall, python -c pass"] = statistics.median(_python("pass")[0] for _ in range(repeats))
-    for argv in (["--version"], ["list"]):  # the commands' own start-up (issue targets: 0.2 s and 1 s)
-        code = f"import sys; from proofkit.cli import main; sys.argv = ['proofkit', *{argv!r}]; main()"
-        out[f"process wall, proofkit {' '.join(argv)}"] = statistics.median(
-            _python(code)[0] for _ in range(repeats))
     cumulative: dict[str, int] = {}
     for line in _python("import proofkit.check", "-X", "importtime")[2].splitlines():
         parts = line.split("|")
@@ -62,6 +58,17 @@ def import_times(repeats: int) -> dict[str, Any]:
     for mod in HEAVY:
         if mod in cumulative:
             out[f"-X importtime cumulative {mod}"] = cumulative[mod] * 1e-6
+    return out
+
+
+def startup_walls(repeats: int) -> dict[str, float]:
+    """Process wall time of ``python -c pass`` and of the commands ``proofkit --version`` and ``proofkit
+    list`` in fresh interpreters (the targets section's start-up goals, 0.2 s and 1 s)."""
+    out = {"process wall, python -c pass": statistics.median(_python("pass")[0] for _ in range(repeats))}
+    for argv in (["--version"], ["list"]):
+        code = f"import sys; from proofkit.cli import main; sys.argv = ['proofkit', *{argv!r}]; main()"
+        out[f"process wall, proofkit {' '.join(argv)}"] = statistics.median(
+            _python(code)[0] for _ in range(repeats))
     return out
 
 

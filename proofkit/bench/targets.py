@@ -31,7 +31,7 @@ from typing import Any
 
 from .common import Figure, Ratio, Section, progress
 from .machine import gpu
-from .stages import import_times
+from .stages import startup_walls
 
 AM24 = ("AM24.T1", "AM24.T2", "AM24.T3", "AM24.T4", "AM24.T5")
 GOALS = {"check --all serial wall (s)": 30.0, "check --all peak memory per process (MB)": 400.0,
@@ -111,7 +111,7 @@ def bench(settings: Any) -> Section:
     sympy = {tid: e["stages_s"].get("sympy", 0.0) for tid, e in checks.items()}
     worst = max(sympy, key=lambda t: sympy[t])
     progress("start-up")
-    import_s = import_times(settings.import_repeats)
+    import_s = startup_walls(settings.import_repeats)
     targets += [
         _target("proofkit --version (s)", import_s.get("process wall, proofkit --version"),
                 f"python -c pass: {import_s.get('process wall, python -c pass', float('nan')):.3f} s"),
