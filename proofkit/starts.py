@@ -42,6 +42,7 @@ import numpy as np
 
 from .backend import FLOAT64
 from .families import Family, LinearRecurrence
+from .families.biased import BiasedReadout
 from .problem import Problem
 
 #: structured starts tried before the random restarts (families with hidden units, injective readout)
@@ -69,9 +70,8 @@ def linear_recurrence(family: Family) -> tuple[LinearRecurrence | None, bool]:
     the bias)."""
     if isinstance(family, LinearRecurrence):
         return family, False
-    base = getattr(family, "base", None)
-    if isinstance(base, LinearRecurrence) and hasattr(family, "offset"):
-        return base, True
+    if isinstance(family, BiasedReadout) and isinstance(family.base, LinearRecurrence):
+        return family.base, True
     return None, False
 
 
