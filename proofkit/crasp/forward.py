@@ -112,8 +112,8 @@ def prepare(net: Network, mode: str = "exact") -> Prepared:
                     tuple((c, cv(v)) for c, v in u_last))
 
 
-def _dot(row: Row, y: list[Num]) -> Num:
-    """Sparse row . dense vector."""
+def dot(row: Row, y: Sequence[Num]) -> Num:
+    """Sparse row . dense vector, in the numbers given (exact for ints and rationals)."""
     s: Num = 0
     for c, w in row:
         s += w * y[c]
@@ -191,16 +191,16 @@ class Stepper:
 
     def _attend(self, li: int, h: int, head: _PHead, y: list[Num], k: int) -> list[tuple[int, Num]]:
         """Attention output of one head at query position k (the current one) as (row, value) pairs."""
-        val = tuple(_dot(r, y) for _, r in head.V)
+        val = tuple(dot(r, y) for _, r in head.V)
         store = self.cache[li][h]
         if head.uniform:
             prev = store[-1] if store else (0,) * len(val)
             sums = tuple(a + b for a, b in zip(prev, val))
             store.append(sums)
             return [(row, self._div(s, k + 1)) for (row, _), s in zip(head.V, sums)]
-        key = tuple(_dot(r, y) for r in head.K)
+        key = tuple(dot(r, y) for r in head.K)
         store.append((key, val))
-        query = tuple(_dot(r, y) for r in head.Q)
+        query = tuple(dot(r, y) for r in head.Q)
         logits = [sum(a * b for a, b in zip(kj, query)) + head.phi.get(k - j, 0)
                   for j, (kj, _) in enumerate(store)]
         top = max(logits)
@@ -218,7 +218,7 @@ class Stepper:
         """y + B act(A y + b)."""
         out = list(y)
         for (bias, row, heav), outs in zip(mlp.units, mlp.outs):
-            z = bias + _dot(row, y)
+            z = bias + dot(row, y)
             a = (1 if z >= 0 else 0) if heav else (z if z > 0 else 0)
             if a:
                 for r, w in outs:
@@ -246,7 +246,7 @@ class Stepper:
                 rec.append(y)
         if rec is not None:
             self._recs.append(rec)
-        acc = _dot(self.U_last, y) > 0
+        acc = dot(self.U_last, y) > 0
         self.accepts.append(acc)
         return acc
 

@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from .compiler import compile_program
-from .forward import Stepper, trace
+from .forward import Stepper, dot, trace
 from .ir import Program
 from .network import Head, Layer, Mat, Network
 
@@ -94,13 +94,6 @@ def _div(a: Any, b: Any) -> int | Fraction:
     """a / b exactly."""
     return _n(Fraction(a) / b) if not (isinstance(a, int) and isinstance(b, int)) else _n(Fraction(a, b))
 
-
-def _dot(row: Row, y: Sequence[Any]) -> Any:
-    """Sparse row . dense vector, exactly."""
-    s: Any = 0
-    for c, w in row:
-        s += w * y[c]
-    return s
 
 
 def _rows(m: Mat) -> list[Row]:
@@ -144,7 +137,7 @@ def _apply_mlp(units: list[_MLPUnit], y: list[Fraction]) -> list[Fraction]:
     """y + B act(A y + b), exactly (H(z) = 1 iff z >= 0)."""
     out = list(y)
     for unit in units:
-        z = unit.bias + _dot(unit.row, y)
+        z = unit.bias + dot(unit.row, y)
         a = (1 if z >= 0 else 0) if unit.heaviside else (z if z > 0 else 0)
         if a:
             for r, w in unit.outs:
@@ -232,13 +225,13 @@ class HeadPlan:
         return tuple(sorted(js))
 
     def key(self, y: Sequence[Any]) -> Vec:
-        return tuple(_n(_dot(r, y)) for r in self.key_rows)
+        return tuple(_n(dot(r, y)) for r in self.key_rows)
 
     def query(self, y: Sequence[Any]) -> Vec:
-        return tuple(_dot(r, y) for r in self.query_rows)
+        return tuple(dot(r, y) for r in self.query_rows)
 
     def value(self, y: Sequence[Any]) -> Vec:
-        return tuple(_n(_dot(r, y)) for _, r in self.value_rows)
+        return tuple(_n(dot(r, y)) for _, r in self.value_rows)
 
     def logit(self, key: Vec, query: Vec, distance: int | None = None) -> Fraction:
         """(K y_j).(Q y_k) + phi(k - j); distance None = outside the window (phi = 0 there)."""
@@ -328,7 +321,7 @@ def _static_keys(net: Network, layer_heads: list[list[tuple[Row, ...]]]) -> list
                 if any(c not in s for row in key_rows for c, _ in row):
                     keys = None
                     break
-                keys.add(tuple(_dot(row, s) for row in key_rows))
+                keys.add(tuple(dot(row, s) for row in key_rows))
             per_head.append(keys)
         out.append(per_head)
         written = {r for h in layer.heads for (r, _c) in h.V.entries}
@@ -340,7 +333,7 @@ def _static_keys(net: Network, layer_heads: list[list[tuple[Row, ...]]]) -> list
             lost: set[int] = set()
             for unit in units:
                 if all(c in s for c, _ in unit.row):
-                    z = unit.bias + _dot(unit.row, s)
+                    z = unit.bias + dot(unit.row, s)
                     a = (1 if z >= 0 else 0) if unit.heaviside else max(z, Fraction(0))
                     for r, w in unit.outs:
                         add[r] = add.get(r, Fraction(0)) + w * a
@@ -384,7 +377,7 @@ def _sos_attend(layer: Layer, y: list[Fraction]) -> list[Fraction]:
     new = list(y)
     for h in layer.heads:
         for r, row in _rows_of_v(h):
-            new[r] += _dot(row, y)
+            new[r] += dot(row, y)
     return new
 
 
@@ -747,7 +740,7 @@ class Bob:
 
     def accepts(self) -> bool:
         """Acceptance at the last pushed position (last row of U > 0)."""
-        return _dot(self.u_last, self.streams[-1][-1]) > 0
+        return dot(self.u_last, self.streams[-1][-1]) > 0
 
 
 def bob_reconstruct(net: Network, message: Message, y_symbols: Sequence[str] | str, total_length: int,
