@@ -62,20 +62,15 @@ def all_strings(alphabet_size: int, length: int, start: int = 0, stop: int | Non
 
 def _strings_range_host(k: int, length: int, start: int, stop: int) -> np.ndarray:
     """``all_strings`` on the host, built position by position: position j holds runs of k**(length-1-j)
-    equal symbols, so each position is one broadcast copy into a contiguous row (no division per cell, and
-    the columns a prefix evaluator walks are contiguous). Returned as the (rows, length) transpose of that
+    equal symbols, so each position is one ``np.repeat`` of the run symbols by their lengths inside the
+    range into a contiguous row (no division per cell, no cell outside the range, and the columns a
+    prefix evaluator walks are contiguous). Returned as the (rows, length) transpose of that
     position-major buffer (values exactly as the row-major formula gives them)."""
     out = np.empty((length, stop - start), dtype=np.int64)
-    for j in range(length):
+    for j in range(length) if stop > start else ():
         block = k ** (length - 1 - j)
-        first, last = start // block, (stop - 1) // block if stop > start else start // block
-        symbols = np.arange(first, last + 1, dtype=np.int64) % k
-        if len(symbols) * block <= 2 * (stop - start) + block:  # whole runs, sliced: one broadcast copy
-            runs = np.broadcast_to(symbols[:, None], (len(symbols), block)).reshape(-1)
-            out[j] = runs[start - first * block: start - first * block + stop - start]
-        else:  # a short range inside long runs: only the rows asked for
-            ends = np.minimum((np.arange(first, last + 1) + 1) * block, stop)
-            out[j] = np.repeat(symbols, ends - np.maximum(np.arange(first, last + 1) * block, start))
+        runs = np.arange(start // block, (stop - 1) // block + 1, dtype=np.int64)
+        out[j] = np.repeat(runs % k, np.minimum((runs + 1) * block, stop) - np.maximum(runs * block, start))
     return out.T
 
 
