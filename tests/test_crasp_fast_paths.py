@@ -13,10 +13,11 @@ from proofkit.crasp import accepts_prefixes
 from proofkit.crasp.comm import _dyck2_deep, dyck2_language
 from proofkit.crasp.compare import all_strings
 from proofkit.crasp.compiler import compile_program
+from proofkit.crasp.enumerate import Fragment, _Search
 from proofkit.crasp.forward import Stepper, final_stream, prepare, run, trace
 from proofkit.crasp.hashindex import EMPTY, HashIndex
 from proofkit.crasp.parser import parse
-from proofkit.crasp.samples import BehaviourStore
+from proofkit.crasp.samples import BehaviourStore, Sample
 from proofkit.crasp.truth import DFA
 
 DYCK = "alphabet: a b\nV := #Q(a) < #Q(b)\nD := #V == 0 and #Q(a) == #Q(b)\n"
@@ -144,3 +145,34 @@ def test_colliding_rows_keep_their_place_in_enumeration_order():
 def test_a_short_range_of_very_long_strings_is_built_without_the_whole_run():
     got = all_strings(2, 40, 2**39 - 1, 2**39 + 1)  # crosses the first position's boundary
     assert got.shape == (2, 40) and got[0].tolist() == [0] + [1] * 39 and got[1].tolist() == [1] + [0] * 39
+
+
+def test_count_rows_in_int8_enumerate_what_int16_rows_do():
+    # max_size 6 on strings <= 3 bounds every count by 6 * 4 = 24: int8 rows; a max_size of 40 forces
+    # int16. The kept behaviours of sizes <= 6 (Boolean and count, in order) must be the same.
+    frag, sample = Fragment.of("[periodic,local]"), Sample(2, 3)
+    narrow, wide = (_Search(("a", "b"), frag, sample, 100_000, m) for m in (6, 40))
+    assert (narrow.cdtype, wide.cdtype) == (np.int8, np.int16)
+    for s in range(1, 7):
+        narrow.grow(s)
+        wide.grow(s)
+    assert (narrow.B.n, narrow.C.n) == (wide.B.n, wide.C.n) and narrow.C.n > 500
+    idx = np.arange(narrow.C.n)
+    assert np.array_equal(narrow.counts(idx), wide.counts(idx))
+    assert np.array_equal(narrow.B.rows[: narrow.B.n], wide.B.rows[: wide.B.n])
+    assert np.array_equal(narrow.C.meta[: narrow.C.n], wide.C.meta[: wide.C.n])
+
+
+def test_store_grows_in_place_and_by_copy_alike():
+    # growth reallocates in place; while another object views the rows numpy refuses, and the store copies
+    rng = np.random.default_rng(3)
+    batches = [rng.integers(0, 4, size=(700, 8), dtype=np.uint8) for _ in range(6)]
+    kept = []
+    for hold in (False, True):
+        store = BehaviourStore(8, np.uint8, 100_000)
+        view = store.rows[:1] if hold else None
+        for i, rows in enumerate(batches):
+            store.add(rows, np.full((len(rows), 5), i), i)
+        kept.append(tuple(getattr(store, a)[: store.n].copy() for a in ("rows", "meta", "size")))
+        assert view is None or view.base is not store.rows.base  # the held view kept the old buffer
+    assert all(np.array_equal(a, b) for a, b in zip(*kept)) and len(kept[0][0]) > 1024

@@ -162,31 +162,39 @@ def _truth_fn(truth: GroundTruth | Callable[[np.ndarray], np.ndarray]) -> Callab
 
 
 def _check_limits(max_size: Any, max_behaviours: Any) -> None:
-    """The search bounds: expression size in [1, 30], at least 16 kept behaviours per sort."""
+    """The search bounds: expression size in [1, 30], 16 to 2^31 - 1 kept behaviours per sort (provenance
+    is stored as 32-bit row indices)."""
     if not isinstance(max_size, int) or isinstance(max_size, bool) or not 1 <= max_size <= 30:
         raise InputError("max_size", "an integer in [1, 30]", max_size)
-    if not isinstance(max_behaviours, int) or max_behaviours < 16:
-        raise InputError("max_behaviours", "an integer >= 16", max_behaviours)
+    if not isinstance(max_behaviours, int) or isinstance(max_behaviours, bool) \
+            or not 16 <= max_behaviours <= 2**31 - 1:
+        raise InputError("max_behaviours", "an integer in [16, 2^31 - 1]", max_behaviours)
 
 
 class _Search:
     """State of one bottom-up enumeration (see the module docstring)."""
 
     def __init__(self, alphabet: tuple[str, ...], frag: Fragment, sample: Sample | PrefixSample,
-                 max_behaviours: int) -> None:
+                 max_behaviours: int, max_size: int) -> None:
         self.alphabet, self.frag = alphabet, frag
         self.S = sample
         N = self.S.N
         self.N = N
         self.bw = -(-N // 64) * 8  # packed Boolean row bytes
-        self.cw = -(-N // 4) * 8  # int16 count row bytes
+        # count rows: int8 where no count can leave it. A count tree of size <= max_size has at most
+        # max_size leaves, each worth at most max(n + 1, |constant|) in absolute value (#B counts the
+        # n + 1 positions of a depth-n node), and + - and the conditional add at most their operands'
+        # bounds; otherwise int16, whose range crow checks batch by batch
+        bound = max_size * max([self.S.n + 1, *map(abs, frag.constants)])
+        self.cdtype = np.dtype(np.int8 if bound <= np.iinfo(np.int8).max else np.int16)
+        self.limit = min(30000, int(np.iinfo(self.cdtype).max))
+        self.cw = -(-N * self.cdtype.itemsize // 8) * 8  # count row bytes
         self.B = BehaviourStore(self.bw, np.uint8, max_behaviours)
-        self.C = BehaviourStore(self.cw, np.int16, max_behaviours)
+        self.C = BehaviourStore(self.cw, self.cdtype, max_behaviours)
         self.bstart: dict[int, int] = {}
         self.cstart: dict[int, int] = {}
         self.bend: dict[int, int] = {}
         self.cend: dict[int, int] = {}
-        self.limit = 30000  # |count values| bound checked after each batch (int16 safety)
 
     # -- row conversions
     def pack(self, bits: np.ndarray) -> np.ndarray:
@@ -198,9 +206,10 @@ class _Search:
         return np.unpackbits(self.B.rows[idx], axis=1, count=self.N).astype(bool)
 
     def crow(self, vals: np.ndarray) -> np.ndarray:
-        if vals.size and int(np.abs(vals).max()) > self.limit:
-            raise InputError("n", "lengths at which every count fits in int16", int(np.abs(vals).max()))
-        out = np.zeros((len(vals), self.cw // 2), dtype=np.int16)
+        top = int(np.abs(vals).max()) if vals.size else 0
+        if top > self.limit:
+            raise InputError("n", f"lengths at which every count fits in {self.cdtype}", top)
+        out = np.zeros((len(vals), self.cw // self.cdtype.itemsize), dtype=self.cdtype)
         out[:, : self.N] = vals
         return out
 
@@ -376,7 +385,7 @@ def search_all(truths: Sequence[tuple[str, Sequence[str], Any]], fragment: str |
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise InputError("n", "an integer >= 0", n)
     fns = [_truth_fn(t) for _, _, t in truths]
-    st = _Search(alphas[0], frag, Sample(k, n), max_behaviours)
+    st = _Search(alphas[0], frag, Sample(k, n), max_behaviours, max_size)
     Xn = (np.stack(np.unravel_index(np.arange(k**n), (k,) * n), axis=1).astype(np.int64) if n
           else np.zeros((1, 0), dtype=np.int64))
     targets = []
@@ -430,7 +439,7 @@ def explore(alphabet: Sequence[str], fragment: str | Fragment, max_size: int, n:
     if isinstance(n, PrefixSample) and n.k != len(alpha):
         raise InputError("sample", f"a sample over {len(alpha)} letters", n.k)
     sample = n if isinstance(n, PrefixSample) else Sample(len(alpha), n)
-    st = _Search(alpha, Fragment.of(fragment), sample, max_behaviours)
+    st = _Search(alpha, Fragment.of(fragment), sample, max_behaviours, max_size)
     for s in range(1, max_size + 1):
         st.grow(s)
     idx = np.arange(st.B.n, dtype=np.int64)

@@ -95,7 +95,7 @@ def search_masked(alphabet: Sequence[str], sample: Sample | PrefixSample,
     _check_limits(max_size, max_behaviours)
     if not targets:
         raise InputError("targets", "at least one (name, bits, mask)", targets)
-    st = _Search(alpha, frag, sample, max_behaviours)
+    st = _Search(alpha, frag, sample, max_behaviours, max_size)
     packed, matches = [], []
     for name, bits, mask in targets:
         b, m = np.asarray(bits), np.asarray(mask)

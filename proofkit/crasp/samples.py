@@ -154,8 +154,8 @@ class BehaviourStore:
         self.width = width_bytes // self.dtype.itemsize  # row length in elements
         self.cap = cap
         self.rows = np.zeros((min(cap, 1024), self.width), dtype=self.dtype)
-        self.meta = np.zeros((min(cap, 1024), 5), dtype=np.int64)  # kind, param, a, b, c
-        self.size = np.zeros(min(cap, 1024), dtype=np.int64)
+        self.meta = np.zeros((min(cap, 1024), 5), dtype=np.int32)  # kind, param, a, b, c (row indices < cap)
+        self.size = np.zeros(min(cap, 1024), dtype=np.int32)
         self.n = 0
         self.index = HashIndex(min(cap, 1024))  # first row per hash -> its index
         self.collide: dict[bytes, int] = {}
@@ -175,15 +175,24 @@ class BehaviourStore:
             return _mix((_mix(words ^ self.salt) * self.mult).sum(axis=1, dtype=np.uint64))
 
     def _grow(self, extra: int) -> None:
+        """Room for ``extra`` more rows. Arrays grow in place where numpy allows it (``ndarray.resize``
+        reallocates, and the C library remaps large blocks instead of copying them), so the peak stays near
+        one copy of the store instead of two; an array that another object still views is copied instead.
+        Growing in place is cheap, so capacity grows by a quarter (resize zero-fills, so spare rows are
+        resident memory)."""
         need = self.n + extra
         if need <= len(self.rows):
             return
-        new = min(self.cap, max(need, 2 * len(self.rows)))
+        new = min(self.cap, max(need, len(self.rows) + len(self.rows) // 4))
         for attr in ("rows", "meta", "size"):
-            old = getattr(self, attr)
-            buf = np.zeros((new,) + old.shape[1:], dtype=old.dtype)
-            buf[: self.n] = old[: self.n]
-            setattr(self, attr, buf)
+            shape = (new,) + getattr(self, attr).shape[1:]
+            try:  # no local name for the array: numpy's refcheck refuses while anything else refers to it
+                getattr(self, attr).resize(shape)
+            except ValueError:
+                old = getattr(self, attr)
+                buf = np.zeros(shape, dtype=old.dtype)
+                buf[: self.n] = old[: self.n]
+                setattr(self, attr, buf)
 
     def find(self, row: np.ndarray, h: int) -> int:
         """Index of a kept behaviour equal to row, or -1 (exact)."""

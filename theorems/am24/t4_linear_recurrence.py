@@ -86,11 +86,12 @@ def _sym(name):
 
 def markov_under_relations():
     """S4: with Lam~ = C Lam C^-1, B~ = C B, A~ = A C^-1, A~ Lam~^j B~ = A Lam^j B (j = 0..2).
-    Written with C^-1 = adj(C)/det(C) and cleared of det(C)^(j+1): a polynomial identity."""
+    Written with C^-1 = adj(C)/det(C) and cleared of det(C)^(j+1): a polynomial identity (left unexpanded:
+    the engine decides it in exact polynomial arithmetic)."""
     Ag, Lg, Bg, Cg = _sym("a"), _sym("l"), _sym("b"), _sym("c")
     adj, det = Cg.adjugate(), Cg.det()
     Ah, Lh, Bh = Ag * adj, Cg * Lg * adj, Cg * Bg
-    return [(Ah * Lh**k * Bh - det ** (k + 1) * Ag * Lg**k * Bg).expand() for k in range(3)]
+    return [Ah * Lh**k * Bh - det ** (k + 1) * Ag * Lg**k * Bg for k in range(3)]
 
 
 def induction_step():

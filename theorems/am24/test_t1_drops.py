@@ -39,8 +39,9 @@ def test_drop_finds_a_certified_counterexample(aid, gap):
 def test_a2_alone_is_not_needed_under_all_labels():
     """The search is empty and says so (inconclusive, naming its space); that A2 is not needed under ALL
     is the certified proof step S4, which the assumption names."""
-    f = falsified("AM24.T1", ["A2"])
+    f = falsified("AM24.T1", ["A2"])  # searchable since the antidiagonal support and the hinge family
     assert not f.found and f.verdict == Verdict.INCONCLUSIVE and "seeded fits" in f.effort
+    assert "not searchable" not in f.how
     assert "no counterexample found in" in f.how and "unnecessary" in f.how
     thm = registry.get("AM24.T1")
     step = next(c for c in checked("AM24.T1").claims if c.name.startswith("S4 "))
@@ -73,7 +74,8 @@ def test_realizability_dropped_has_no_zero_risk_learner():
 
 
 def test_bias_threshold_is_two_lengths():
-    assert falsified("AM24.T1", [], {"readout_bias": True, "T": 1}).found
+    f = falsified("AM24.T1", [], {"readout_bias": True, "T": 1})
+    assert f.found and f.verdict == Verdict.REFUTED, f"seed {f.seed}: {f.how}"
     f = falsified("AM24.T1", [], {"readout_bias": True, "T": 2})
     assert not f.found and f.verdict == Verdict.CONFIRMED
 
