@@ -47,7 +47,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def _gpu_reason() -> str | None:
     """Why CuPy cannot run here (None when it can)."""
     try:
-        from proofkit import arrays
+        from proofkit.numerics import arrays
 
         arrays.namespace("cupy")
     except Exception as exc:  # InputError: not installed, no device

@@ -1,6 +1,6 @@
 """Mutation testing of claims decided by their own code (issue 10): Computed claims and SymbolicSteps.
 
-Relations are mutated as sympy expressions (:mod:`proofkit.mutants`). A Computed claim or a sympy step
+Relations are mutated as sympy expressions (:mod:`proofkit.engine.mutants`). A Computed claim or a sympy step
 carries its statement inside a function of its theorem file (``run(params)`` or ``check()``): the printed
 formula, the threshold, the bound it compares with. Each mutant here is that function with one
 syntactic change a transcription error could make -- a threshold or constant shifted by one, a
@@ -31,10 +31,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from proofkit.check import decide_own
+from proofkit.engine.check import decide_own
 from proofkit.errors import InputError
-from proofkit.spec import Computed, SymbolicStep, Theorem
-from proofkit.verdict import Verdict
+from proofkit.language.spec import Computed, SymbolicStep, Theorem
+from proofkit.language.verdict import Verdict
 
 _CMP_SWAP: dict[type, type] = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
                                ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
@@ -325,7 +325,7 @@ def report(outcomes: list[Outcome]) -> str:
 
 def _task(task: tuple[str, str, int]) -> list[dict[str, Any]]:
     """One claim of one theorem (for a worker process)."""
-    from proofkit import registry
+    from proofkit.language import registry
 
     theorem_id, claim_name, timeout_s = task
     try:
@@ -342,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     import json
     import multiprocessing
 
-    from proofkit import registry
+    from proofkit.language import registry
 
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("ids", nargs="*")

@@ -1,4 +1,4 @@
-"""Adversarial test sequences (proofkit/adversarial.py): deterministic, bounded, and biting.
+"""Adversarial test sequences (proofkit/engine/adversarial.py): deterministic, bounded, and biting.
 
 The biting tests build learners that equal the true model everywhere except on a set that random
 tokens almost surely miss (sparse sequences, repeated tokens, ReLU pre-activations at the kink): the
@@ -11,16 +11,16 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from proofkit import adversarial, generalization
-from proofkit import support as supports
-from proofkit.adversarial import adversarial_sequences, solve_in_box
-from proofkit.backend import ARB, FLOAT64, MP, Ops
+from proofkit.engine import adversarial, generalization
+from proofkit.engine import support as supports
+from proofkit.engine.adversarial import adversarial_sequences, solve_in_box
+from proofkit.engine.problem import Problem
+from proofkit.engine.support import Support
 from proofkit.families import LinearRecurrence, VanillaRNN
 from proofkit.families.base import Family
-from proofkit.problem import Problem
-from proofkit.spec import Generalization
-from proofkit.support import Support
-from proofkit.verdict import Verdict
+from proofkit.language.spec import Generalization
+from proofkit.language.verdict import Verdict
+from proofkit.numerics.backend import ARB, FLOAT64, MP, Ops
 
 TRUE_LR = ["1.5", "-0.7", "0.4", "1.2", "0.6", "-0.3", "0.2", "0.5", "1.0", "0.5", "-0.3", "0.8"]
 # not round: round decimals put some vertex sequences exactly at the kink (e.g. INST-RNN-1, x = (1, 0)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from proofkit import arrays
-from proofkit.cli import main
 from proofkit.errors import InputError
+from proofkit.interface.cli import main
+from proofkit.numerics import arrays
 
 
 def test_default_is_numpy_and_using_restores(monkeypatch):

@@ -1,4 +1,4 @@
-"""The atomic writer (proofkit.atomic) and record files (issue #10, finding 4): a write interrupted at
+"""The atomic writer (proofkit.storage.atomic) and record files (issue #10, finding 4): a write interrupted at
 any point leaves the earlier file intact; a record is never silently replaced (same content kept,
 other content versioned NAME_v2.json); names carry dps and stay under the file-system limit; a write
 that fails is one line, exit 2, and a finished search's record is saved elsewhere and named."""
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import atomic, record
 from proofkit.errors import InputError
-from proofkit.testing import run_cli as run
+from proofkit.interface.testing import run_cli as run
+from proofkit.storage import atomic, record
 
 ROOT = Path(__file__).resolve().parents[1]
 STORED = ROOT / "counterexamples" / "AM24.T4_drop-Tge2_T=1_learned_dim=1_n=1_dps60_seed0.json"
@@ -164,7 +164,7 @@ def test_failed_record_write_is_saved_elsewhere_and_said(tmp_path, rec, monkeypa
 _KILL = """
 import os, signal, sys
 from pathlib import Path
-from proofkit import atomic, record
+from proofkit.storage import atomic, record
 rec = record.load(sys.argv[1])
 rec = record.finalize({k: v for k, v in dict(rec, search=rec["search"] + " (rerun)").items()
                        if k != "sha256"})

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from proofkit import certify
-from proofkit.backend import ARB, FLOAT64, MP, SYM, mp_abs_max, mp_str, ops_for, to_float
+from proofkit.certificates import certify
 from proofkit.families import DeepSets, LinearRecurrence
+from proofkit.numerics.backend import ARB, FLOAT64, MP, SYM, mp_abs_max, mp_str, ops_for, to_float
 
 FAMILIES = {
     "linrec-square": lambda: LinearRecurrence(n=2, k=2, m=2),

@@ -6,13 +6,13 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from proofkit import registry
-from proofkit.backend import FLOAT64, MP, to_float
 from proofkit.bench import lmfloor
+from proofkit.engine.problem import build_problem
 from proofkit.families import DeepSets, LinearRecurrence
 from proofkit.families.base import Batches
 from proofkit.families.meanpool import MeanPoolDeepSets
-from proofkit.problem import build_problem
+from proofkit.language import registry
+from proofkit.numerics.backend import FLOAT64, MP, to_float
 
 #: float64 against 60-digit values of the same residual or Jacobian entry: a float64 evaluation of these
 #: small models errs by a few ulps of the entries it sums (|entries| <= 10^2 here), far below this

@@ -15,12 +15,14 @@ import numpy as np
 import pytest
 from markdown_it import MarkdownIt
 
-from proofkit import arrays, cli, safejson
 from proofkit.bench import crasp, docs, machine, namespace, suite, table
 from proofkit.bench.common import QUICK, Figure, Ratio
 from proofkit.crasp import accepts_prefixes, all_strings, load
 from proofkit.errors import InputError
-from proofkit.testing import run_cli
+from proofkit.interface import cli
+from proofkit.interface.testing import run_cli
+from proofkit.numerics import arrays
+from proofkit.storage import safejson
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = {"MAJORITY": "majority.crasp", "DYCK-1": "dyck1.crasp", "Tomita 4": "tomita4.crasp"}
@@ -46,7 +48,7 @@ def result() -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 def bench_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The dispatcher with ``bench`` registered, as proofkit/cli.py will have it."""
+    """The dispatcher with ``bench`` registered, as proofkit/interface/cli.py will have it."""
     if "proofkit.bench.cli" not in cli.COMMAND_MODULES:
         monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "proofkit.bench.cli"))
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from proofkit.testing import run_cli
+from proofkit.interface.testing import run_cli
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

@@ -19,10 +19,12 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from proofkit import cli, formats, registry
+from proofkit.interface import cli
+from proofkit.interface.testing import run_cli
+from proofkit.language import registry
 from proofkit.publish import bundle, compare, env
 from proofkit.publish import verify as verifying
-from proofkit.testing import run_cli
+from proofkit.storage import formats
 
 ROOT = Path(__file__).resolve().parents[1]
 #: a cheap theorem (exact sympy steps, well under a second) with one stored record

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from proofkit import registry
-from proofkit.backend import FLOAT64, MP
-from proofkit.certify_features import exact_balls, sum_bound, token_relation_bound
-from proofkit.check import Fitted, fit_theorem
+from proofkit.certificates.certify_features import exact_balls, sum_bound, token_relation_bound
+from proofkit.engine.check import Fitted, fit_theorem
 from proofkit.families import DeepSets, LinearRecurrence
-from proofkit.spec import Relation, Theorem
+from proofkit.language import registry
+from proofkit.language.spec import Relation, Theorem
+from proofkit.numerics.backend import FLOAT64, MP
 
 DPS = 60
 ZERO = mp.mpf("1e-40")

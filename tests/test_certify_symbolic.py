@@ -1,4 +1,5 @@
-"""The symbolic zero-risk certificate (proofkit/certify_symbolic.py): exact identity in symbolic tokens for
+"""The symbolic zero-risk certificate (proofkit/certificates/certify_symbolic.py): exact identity in symbolic
+tokens for
 every supervised length plus an arb gap ball at the witness; never certifies a learner without zero risk."""
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from proofkit import certify_symbolic
-from proofkit.backend import MP
-from proofkit.falsify import certify_model
-from proofkit.problem import build_problem
-from proofkit.registry import get
-from proofkit.replay import replay
+from proofkit.certificates import certify_symbolic
+from proofkit.engine.falsify import certify_model
+from proofkit.engine.problem import build_problem
+from proofkit.engine.replay import replay
+from proofkit.language.registry import get
+from proofkit.numerics.backend import MP
 
 FOLDER = Path(__file__).resolve().parents[1] / "counterexamples"
 T1 = FOLDER / "AM24.T5_drop-Tge2_T=1_learned_dim=1_n=1_dps60_seed0.json"

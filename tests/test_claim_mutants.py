@@ -7,9 +7,9 @@ from __future__ import annotations
 import claim_mutation as cm
 import pytest
 
-from proofkit import registry
-from proofkit.evidence import decide
-from proofkit.spec import Computed
+from proofkit.language import registry
+from proofkit.language.evidence import decide
+from proofkit.language.spec import Computed
 
 
 def _claim(theorem_id: str, name: str):

@@ -1,4 +1,4 @@
-"""The command line, through ``proofkit.cli.main([...])``: outputs, exit codes, and bad input
+"""The command line, through ``proofkit.interface.cli.main([...])``: outputs, exit codes, and bad input
 reported as one line on stderr (exit 2, no traceback)."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from proofkit import record
-from proofkit.cli import main
-from proofkit.identify import Undefined
-from proofkit.testing import run_cli as run
-from proofkit.tolerances import MAX_DPS, MIN_DPS
+from proofkit.engine.identify import Undefined
+from proofkit.interface.cli import main
+from proofkit.interface.testing import run_cli as run
+from proofkit.language.tolerances import MAX_DPS, MIN_DPS
+from proofkit.storage import record
 
 THM = "AM24.T4"
 
@@ -162,11 +162,11 @@ def test_replay_rehashed_non_reproducing_record_exits_1(capsys, tmp_path, falsif
     fits the training data: it is well-formed, so replay answers 'does not reproduce' (exit 1)."""
     import mpmath as mp
 
-    from proofkit import registry
-    from proofkit.backend import MP, mp_abs_max
-    from proofkit.falsify import certify_model
-    from proofkit.modelsearch import max_gap
-    from proofkit.problem import build_problem
+    from proofkit.engine.falsify import certify_model
+    from proofkit.engine.modelsearch import max_gap
+    from proofkit.engine.problem import build_problem
+    from proofkit.language import registry
+    from proofkit.numerics.backend import MP, mp_abs_max
 
     data = json.loads(Path(json.loads(falsified[1])["record"]).read_text())
     data["learned_params"][0] = "2.5"  # A[0,0]: no longer fits the training data
@@ -267,9 +267,9 @@ def _raises(exc: Exception):
                                  ZeroDivisionError("matrix is numerically singular"),
                                  np.linalg.LinAlgError("Singular matrix")])
 @pytest.mark.parametrize("argv,target", [
-    (["check", THM], "proofkit.check.check"),
-    (["falsify", THM, "--drop", "T>=2"], "proofkit.falsify.falsify"),
-    (["replay", "some.json"], "proofkit.replay.replay"),
+    (["check", THM], "proofkit.engine.check.check"),
+    (["falsify", THM, "--drop", "T>=2"], "proofkit.engine.falsify.falsify"),
+    (["replay", "some.json"], "proofkit.engine.replay.replay"),
 ])
 def test_engine_undefined_is_inconclusive_not_refuted(capsys, monkeypatch, tmp_path, exc, argv, target):
     """An engine that cannot evaluate a theorem as written: one line on stderr, exit 3, never a traceback
@@ -286,7 +286,8 @@ def test_engine_undefined_is_inconclusive_not_refuted(capsys, monkeypatch, tmp_p
 
 
 def test_engine_undefined_in_scan_is_an_inconclusive_value(capsys, monkeypatch):
-    monkeypatch.setattr("proofkit.check.check", _raises(Undefined("inverse of a 2x3 matrix is undefined")))
+    monkeypatch.setattr("proofkit.engine.check.check",
+                        _raises(Undefined("inverse of a 2x3 matrix is undefined")))
     code, out, err = run(capsys, "scan", THM, "--param", "T", "--values", "2", "--no-search", "--json")
     assert code == 0 and err == ""
     (row,) = json.loads(out)["rows"]

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import clihelp, completion
-from proofkit.cli import build_parser, main
-from proofkit.testing import run_cli as run
+from proofkit.interface import clihelp, completion
+from proofkit.interface.cli import build_parser, main
+from proofkit.interface.testing import run_cli as run
 
 
 def parsers(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
@@ -119,7 +119,7 @@ def on_path(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     exe = bin_dir / "proofkit"
-    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m proofkit.cli "$@"\n')
+    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m proofkit.interface.cli "$@"\n')
     exe.chmod(0o755)
     return bin_dir
 

@@ -9,9 +9,9 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofkit import registry
 from proofkit.constructions.linrec import chain_learner
-from proofkit.falsify import falsify
+from proofkit.engine.falsify import falsify
+from proofkit.language import registry
 
 small = st.fractions(min_value=-3, max_value=3, max_denominator=7)
 
@@ -68,8 +68,8 @@ def test_t2_pair_support_drop_finds_the_bump_on_the_cut_cube(tmp_path):
     """The drop searches past its declared variant: at n = k~ = m = 1 on the cut cube the off-support bump
     psi = phi + max(a + b - c, 0)^2 (a - b)^2 is a certified counterexample (no stored record replayed),
     the record replays, and the kernel re-derives it; it is byte-identical on a second run."""
+    from proofkit.engine.replay import replay
     from proofkit.kernel import CHECKED, check_record
-    from proofkit.replay import replay
 
     thm = registry.get("AM24.T2")
     res = falsify(thm, ["H1.pair-support"], out_dir=tmp_path / "a")
@@ -87,8 +87,8 @@ def test_bump_record_with_a_widened_cut_is_rejected_by_the_kernel():
     training pairs: the kernel rejects the copy."""
     import json
 
-    from proofkit import record
     from proofkit.kernel import FAILED, check_record
+    from proofkit.storage import record
 
     thm = registry.get("AM24.T2")
     res = falsify(thm, ["H1.pair-support"])
@@ -104,8 +104,8 @@ def test_bump_record_with_a_narrowed_cut_is_rejected_by_the_kernel():
     the kernel ties the premise to the record's cut cube and rejects it."""
     import json
 
-    from proofkit import record
     from proofkit.kernel import FAILED, check_record
+    from proofkit.storage import record
 
     res = falsify(registry.get("AM24.T2"), ["H1.pair-support"])
     data = json.loads(json.dumps(res.record))
@@ -120,7 +120,7 @@ def test_bump_does_not_apply_where_pairs_fill_the_cube(setting):
     """Control: i.i.d. tokens, or a cut so loose that two tokens reach every pair of [0,1]^2, leave no
     room off the training pairs; the construction declines and says why."""
     from proofkit.constructions.pairsum import off_support_bump
-    from proofkit.problem import build_problem
+    from proofkit.engine.problem import build_problem
 
     thm = registry.get("AM24.T2")
     p = thm.params.resolve({**setting, "n": 1, "m": 1, "learned_dim": 1})

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from proofkit.cli import main
+from proofkit.interface.cli import main
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "theorems" / "hyb24" / "programs"
 

@@ -10,8 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from proofkit import formats, workguard
-from proofkit.cli import main
 from proofkit.crasp import TruthCheck, check_against, evaluate, load, parse
 from proofkit.crasp import cli as crasp_cli
 from proofkit.crasp.analysis import count_bounds, depth
@@ -20,6 +18,9 @@ from proofkit.crasp.longscreen import screen
 from proofkit.crasp.parser import CraspSyntaxError, to_text
 from proofkit.crasp.truth import DFA, LIBRARY
 from proofkit.errors import InputError
+from proofkit.interface.cli import main
+from proofkit.scale import workguard
+from proofkit.storage import formats
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "theorems" / "hyb24" / "programs"
 

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from proofkit import registry
-from proofkit.spec import Theorem
+from proofkit.language import registry
+from proofkit.language.spec import Theorem
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,7 +42,7 @@ time.perf_counter = time.monotonic = time.time = fake_clock
 #: what it prints, then the exit codes
 DRIVER = CLOCK + r"""
 import json
-from proofkit.cli import main
+from proofkit.interface.cli import main
 codes = [main(argv) for argv in json.loads(sys.argv[2])]
 print(json.dumps({"exit codes": codes}))
 """

@@ -33,7 +33,7 @@ def test_one_row_per_assumption():
 def test_superfluous_only_with_a_certified_proof_step():
     """Outside the generated table's own header, 'superfluous' appears only in 'proven superfluous' rows,
     and each names the claim of Assumption.unneeded."""
-    from proofkit import registry
+    from proofkit.language import registry
 
     block = drops.current_block(TEXT)
     outside = TEXT.replace(block, "")

@@ -1,4 +1,5 @@
-"""The drop search's space (proofkit.dropspace): every setting violates a dropped assumption and nothing
+"""The drop search's space (proofkit.engine.dropspace): every setting violates a dropped assumption and
+nothing
 else, the declared variant comes first, explicit settings are kept, and an assumption without a declared
 variant is searched wherever the parameters express its failure."""
 
@@ -6,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from proofkit import registry
-from proofkit.dropspace import space
-from proofkit.falsify import _buildable, falsify
-from proofkit.verdict import Verdict
+from proofkit.engine.dropspace import space
+from proofkit.engine.falsify import _buildable, falsify
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 
 
 def _numeric():

@@ -1,4 +1,5 @@
-"""The engine decides verdicts from evidence (proofkit/evidence.py, docs/verdicts.md): an empty domain or
+"""The engine decides verdicts from evidence (proofkit/language/evidence.py, docs/verdicts.md): an empty
+domain or
 zero samples decide nothing, a failure refutes (certified only by a rigorous method), a claim whose code
 raises is an internal error (exit 4, check --all fails), and a refuted reading is never an erratum."""
 
@@ -13,12 +14,12 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofkit import evidence as ev
-from proofkit.check import check
-from proofkit.params import Param, ParamSpace
-from proofkit.spec import Computed, PaperRef, Theorem
-from proofkit.testing import run_cli
-from proofkit.verdict import Verdict
+from proofkit.engine.check import check
+from proofkit.interface.testing import run_cli
+from proofkit.language import evidence as ev
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Computed, PaperRef, Theorem
+from proofkit.language.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 RIGOROUS = [m for m in ev.Method if m.rigorous]
@@ -110,9 +111,9 @@ def test_a_claim_that_returns_nonsense_is_an_error():
 
 RAISES = '''
 import sympy as sp
-from proofkit.params import Param, ParamSpace
-from proofkit.spec import Computed, PaperRef, Theorem
-from proofkit.verdict import Verdict
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Computed, PaperRef, Theorem
+from proofkit.language.verdict import Verdict
 
 def run(p):
     return p["no such parameter"]  # a bug in the claim's own code
@@ -174,7 +175,7 @@ def test_a_reading_that_is_not_the_statement_bounds_the_theorem_verdict(reading)
 def test_a_refutation_outside_the_assumptions_is_no_erratum():
     from dataclasses import replace
 
-    from proofkit.spec import Assumption
+    from proofkit.language.spec import Assumption
 
     thm = _theorem(lambda p: ev.fails(ev.Method.EXACT, "n = 2", domain="n = 1..3"))
     thm = replace(thm, assumptions=(Assumption("N>=2", "N is at least 2", lambda p: p["N"] >= 2),))

@@ -1,4 +1,5 @@
-"""Interval existence proofs (proofkit.existence) and the Markov Jacobian they rest on: Krawczyk's test
+"""Interval existence proofs (proofkit.certificates.existence) and the Markov Jacobian they rest on:
+Krawczyk's test
 on toy systems, square subsystems, and exact zero-risk learners of AM24.T4 with gaps valid on the
 whole proven box."""
 
@@ -10,12 +11,13 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from proofkit import existence, registry
-from proofkit.backend import ARB, FLOAT64, MP, SYM, Ops
-from proofkit.certify import arb_precision
-from proofkit.check import fit_theorem
+from proofkit.certificates import existence
+from proofkit.certificates.certify import arb_precision
+from proofkit.engine.check import fit_theorem
+from proofkit.engine.problem import build_problem
 from proofkit.families import LinearRecurrence
-from proofkit.problem import build_problem
+from proofkit.language import registry
+from proofkit.numerics.backend import ARB, FLOAT64, MP, SYM, Ops
 
 T4 = registry.get("AM24.T4")
 

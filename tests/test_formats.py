@@ -1,4 +1,5 @@
-"""The published JSON formats (proofkit.formats, proofkit/schemas/, docs/formats.md): every schema is a valid
+"""The published JSON formats (proofkit.storage.formats, proofkit/schemas/, docs/formats.md): every schema is
+a valid
 draft 2020-12 schema whose $id, version field and constants agree with the code that writes and reads the
 format; every stored document conforms; the loaders refuse what only the schema forbids; errors name the
 JSON path of the first error in one line; ``validate`` exits 0/1/2. The ``--json`` outputs are validated
@@ -18,17 +19,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from proofkit import formats, record, safejson
 from proofkit.bench import suite
 from proofkit.crasp import truth, weights
 from proofkit.crasp.compiler import compile_program
 from proofkit.crasp.network import Network
 from proofkit.crasp.parser import load as load_program
 from proofkit.errors import InputError
+from proofkit.language.tolerances import MAX_DPS, MIN_DPS
 from proofkit.publish import bundle
+from proofkit.storage import formats, record, safejson
 from proofkit.sweep import spec as sweep_spec
 from proofkit.sweep import store
-from proofkit.tolerances import MAX_DPS, MIN_DPS
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "proofkit" / "schemas"
@@ -227,7 +228,7 @@ def test_sweep_point_and_manifest_that_do_not_conform(tmp_path):
 @pytest.fixture(scope="module")
 def cheap_bundle() -> dict:
     """A bundle of AM24.L1 (exact sympy steps, under a second) carrying its stored record."""
-    from proofkit import registry
+    from proofkit.language import registry
 
     built = bundle.build(registry.get("AM24.L1"), records_folder=ROOT / "counterexamples")
     return json.loads(bundle.dumps(built))
@@ -395,11 +396,12 @@ def test_validate_exit_codes(tmp_path, capsys, monkeypatch):
 
 
 def test_proofkit_validate_through_the_cli(monkeypatch, capsys):
-    """``proofkit validate`` (proofkit/formats_cli.py, a module of cli.COMMAND_MODULES): same exit codes."""
-    from proofkit import cli
+    """``proofkit validate`` (proofkit/interface/formats_cli.py, a module of cli.COMMAND_MODULES): same exit
+    codes."""
+    from proofkit.interface import cli
 
-    if "proofkit.formats_cli" not in cli.COMMAND_MODULES:
-        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "proofkit.formats_cli"))
+    if "proofkit.interface.formats_cli" not in cli.COMMAND_MODULES:
+        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "proofkit.interface.formats_cli"))
     assert cli.main(["validate", "record", str(RECORDS[0])]) == 0
     assert "conforms to record/1" in capsys.readouterr().out
     assert cli.main(["validate", "replay", str(RECORDS[0])]) == 1

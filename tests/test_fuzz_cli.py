@@ -1,5 +1,5 @@
 """Fuzzing the ``proofkit crasp eval|check|compile|rows`` command line with Hypothesis (issue 10), through
-``proofkit.testing.run_cli`` (in-process).
+``proofkit.interface.testing.run_cli`` (in-process).
 
 Arguments are drawn at random and combined at random: program paths (every shipped program; missing, a
 folder, an empty file, a binary file, a FIFO, /dev/null, a 5000-character name, BOM + CRLF, huge constants,
@@ -39,12 +39,12 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_fuzz_loaders import DEADLINE, no_code_from_input
 
-from proofkit import workguard
 from proofkit.crasp.cli import PRECISIONS
 from proofkit.crasp.parser import load
 from proofkit.crasp.regex import RegexAutomaton
 from proofkit.crasp.truth import LIBRARY
-from proofkit.testing import run_cli
+from proofkit.interface.testing import run_cli
+from proofkit.scale import workguard
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = sorted((ROOT / "theorems/hyb24/programs").glob("*.crasp"))

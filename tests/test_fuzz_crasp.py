@@ -35,7 +35,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_fuzz_loaders import DEADLINE, no_code_from_input
 
-from proofkit import registry
 from proofkit.crasp.interp import evaluate
 from proofkit.crasp.ir import Program
 from proofkit.crasp.lexer import KEYWORDS, MAX_CHARS, CraspSyntaxError, without_bom
@@ -43,6 +42,7 @@ from proofkit.crasp.parser import parse
 from proofkit.crasp.printer import to_text
 from proofkit.crasp.vector import accepts_prefixes, all_strings, evaluate_batch, max_length
 from proofkit.errors import InputError
+from proofkit.language import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAM_FILES = sorted((ROOT / "theorems/hyb24/programs").glob("*.crasp"))

@@ -24,12 +24,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from proofkit import formats, record, registry
 from proofkit.crasp import weights  # noqa: F401  (imported here, not lazily under the guard)
 from proofkit.crasp.network import Network
 from proofkit.crasp.truth import DFA
+from proofkit.engine.replay import replay
 from proofkit.errors import InputError
-from proofkit.replay import replay
+from proofkit.language import registry
+from proofkit.storage import formats, record
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORD_FILES = sorted((ROOT / "counterexamples").glob("*.json"))

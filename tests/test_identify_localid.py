@@ -9,9 +9,8 @@ import pytest
 import sympy as sp
 from sympy import Inverse, MatMul, MatPow, MatrixSymbol, Transpose
 
-from proofkit import localid
-from proofkit.backend import mp_abs_max
-from proofkit.identify import (
+from proofkit.engine import localid
+from proofkit.engine.identify import (
     Undefined,
     evaluate,
     find_erratum,
@@ -21,6 +20,7 @@ from proofkit.identify import (
     show,
     solve_linear,
 )
+from proofkit.numerics.backend import mp_abs_max
 
 DPS = 50
 
@@ -360,7 +360,7 @@ def test_identity_of_symbolic_size_is_sized_by_its_context():
     import sympy as sp
     from sympy.matrices.expressions import Identity
 
-    from proofkit.identify import Undefined, evaluate
+    from proofkit.engine.identify import Undefined, evaluate
 
     n = sp.Symbol("n")
     X = sp.MatrixSymbol("X", n, n)
@@ -375,7 +375,7 @@ def test_compound_scalar_coefficients_are_parenthesised():
     """(c + 1)*X printed as 'c + 1*X' read as c + X (found by mutmut, docs/mutation.md)."""
     import sympy as sp
 
-    from proofkit.identify import show_as_written
+    from proofkit.engine.identify import show_as_written
 
     c, n = sp.Symbol("c"), sp.Symbol("n")
     X, Y = sp.MatrixSymbol("X", n, n), sp.MatrixSymbol("Y", n, n)

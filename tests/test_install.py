@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import registry
+from proofkit.language import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "theorem_package"
@@ -83,7 +83,8 @@ def test_non_editable_install_ships_the_builtin_theorems(tmp_path):
     assert proc.returncode == 0, proc.stderr
     ids = [t["id"] for t in json.loads(proc.stdout)]
     assert len(ids) >= 28 and ids == sorted(registry.load_all())
-    probe = ("import json, proofkit; from proofkit import registry, cli; "
+    probe = ("import json, proofkit; from proofkit.language import registry; "
+             "from proofkit.interface import cli; "
              "print(json.dumps([proofkit.__file__, [(s.kind, str(s.folder), s.origin) "
              "for s in registry.sources()]])); raise SystemExit(cli.main(['check', 'HYB24.T12', '--json']))")
     proc = run_installed(target, tmp_path, sys.executable, "-c", probe)

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import formats, record
-from proofkit.cli import main
 from proofkit.crasp.network import Network
 from proofkit.crasp.truth import LIBRARY
 from proofkit.errors import InputError
+from proofkit.interface.cli import main
 from proofkit.publish import bundle
+from proofkit.storage import formats, record
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = str(ROOT / "tests" / "sweep_theorems")
@@ -166,8 +166,8 @@ def test_sweep_summary_and_its_files(tmp_path):
 UNDEFINED = '''
 import sympy as sp
 
-from proofkit.params import Param, ParamSpace
-from proofkit.spec import Computed, PaperRef, Theorem
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Computed, PaperRef, Theorem
 
 
 def holds(p):

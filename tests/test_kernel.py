@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import record
-from proofkit.cli import main
 from proofkit.errors import InputError
+from proofkit.interface.cli import main
 from proofkit.kernel import (
     CHECKED,
     FAILED,
@@ -28,6 +27,7 @@ from proofkit.kernel import (
     check_certificate,
     check_record,
 )
+from proofkit.storage import record
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL, STORED = ROOT / "proofkit" / "kernel", ROOT / "counterexamples"
@@ -101,9 +101,9 @@ def test_the_kernel_imports_only_the_standard_library_and_python_flint():
 
 def test_the_import_check_catches_a_forbidden_import(tmp_path):
     probe = tmp_path / "probe.py"
-    probe.write_text("import numpy\nfrom .. import record\nfrom proofkit.fit import fit\n"
+    probe.write_text("import numpy\nfrom .. import record\nfrom proofkit.engine.fit import fit\n"
                      "from . import core\n")
-    assert _imports(probe) == [("numpy", 0), ("", 2), ("proofkit.fit", 0), ("", 1)]
+    assert _imports(probe) == [("numpy", 0), ("", 2), ("proofkit.engine.fit", 0), ("", 1)]
 
 
 # ------------------------------------------------------------------------------------ the stored records
@@ -371,7 +371,7 @@ def test_the_record_loader_refuses_floats_in_certificate_data(tmp_path):
 
 
 def test_replay_recomputes_the_certificate_data(tmp_path):
-    from proofkit.replay import replay
+    from proofkit.engine.replay import replay
 
     rec = stored("rational-learner")
     path = tmp_path / "r.json"
@@ -386,7 +386,7 @@ def test_replay_recomputes_the_certificate_data(tmp_path):
 
 def test_replay_recomputes_the_limit_transformer_data(tmp_path):
     """The INL25.T41 falsifier writes the kernel's data; replay recomputes it field by field."""
-    from proofkit.replay import replay
+    from proofkit.engine.replay import replay
 
     rec = stored("limit-hat")
     path = tmp_path / "r.json"

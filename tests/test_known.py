@@ -1,4 +1,4 @@
-"""Known counterexamples first (proofkit/known.py): falsify replays the stored records that bear on the
+"""Known counterexamples first (proofkit/engine/known.py): falsify replays the stored records that bear on the
 theorem and the dropped assumptions, linked theorems' records included, before it searches; a drop that a
 stored record refutes is never reported empty."""
 
@@ -8,9 +8,11 @@ import json
 import shutil
 from pathlib import Path
 
-from proofkit import known, record, registry
-from proofkit.falsify import falsify
-from proofkit.verdict import Verdict
+from proofkit.engine import known
+from proofkit.engine.falsify import falsify
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
+from proofkit.storage import record
 
 ROOT = Path(__file__).resolve().parents[1]
 STORED = ROOT / "counterexamples"
@@ -54,7 +56,7 @@ def test_a_record_that_no_longer_replays_is_passed_over_and_named(tmp_path):
 
 
 def test_the_cli_replays_known_records_by_default(capsys, tmp_path):
-    from proofkit.testing import run_cli
+    from proofkit.interface.testing import run_cli
 
     shutil.copy(STORED / EX1, tmp_path / EX1)
     code, out, _ = run_cli(capsys, "falsify", "AM24.T2", "--drop", "H1.pair-support", "--known",

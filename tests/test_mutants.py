@@ -4,8 +4,9 @@ suite certifies must be refuted by the same check, one fit for all of them."""
 import sympy as sp
 from sympy.matrices.expressions import Identity
 
-from proofkit import mutants, registry
-from proofkit.verdict import Verdict
+from proofkit.engine import mutants
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 
 
 def test_mutation_operators_preserve_shape_and_skip_no_ops():

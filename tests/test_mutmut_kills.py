@@ -17,11 +17,8 @@ import pytest
 import sympy as sp
 from sympy import Identity, Inverse, MatAdd, MatMul, MatPow, MatrixSymbol, Transpose, ZeroMatrix
 
-from proofkit import certify
-from proofkit.backend import MP, SYM
-from proofkit.families import LinearRecurrence
-from proofkit.families.observer import exact_learner
-from proofkit.identify import (
+from proofkit.certificates import certify
+from proofkit.engine.identify import (
     Undefined,
     canonical,
     evaluate,
@@ -31,8 +28,11 @@ from proofkit.identify import (
     show,
     show_as_written,
 )
-from proofkit.spec import GroupElement
-from proofkit.tautology import by_definition, holds_generically
+from proofkit.engine.tautology import by_definition, holds_generically
+from proofkit.families import LinearRecurrence
+from proofkit.families.observer import exact_learner
+from proofkit.language.spec import GroupElement
+from proofkit.numerics.backend import MP, SYM
 
 n, m = sp.symbols("n m")
 i, j = sp.symbols("i j", integer=True, nonnegative=True)

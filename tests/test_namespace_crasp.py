@@ -1,5 +1,6 @@
 """The vectorized C-RASP interpreter, the string enumerators and the one-way row counter through the array
-namespace (proofkit.arrays): the same results, bit for bit, on numpy and on array-api-strict (which has
+namespace (proofkit.numerics.arrays): the same results, bit for bit, on numpy and on array-api-strict (which
+has
 nothing beyond the standard, so a numpy-only habit fails here), and on CuPy where a GPU is present."""
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ import array_api_compat
 import numpy as np
 import pytest
 
-from proofkit import arrays
 from proofkit.crasp import comm, interp, load, truth, vector
 from proofkit.errors import InputError
+from proofkit.numerics import arrays
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "theorems" / "hyb24" / "programs"
 #: together these use every op kind (checked below); lengths keep every enumeration small

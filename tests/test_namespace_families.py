@@ -13,13 +13,13 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from proofkit import arrays
-from proofkit.backend import FLOAT64, MP
 from proofkit.families import DeepSets, LinearRecurrence, VanillaRNN
 from proofkit.families.biased import with_readout_bias
 from proofkit.families.deepsets import HingeDeepSets
 from proofkit.families.meanpool import MeanPoolDeepSets, MeanPoolHingeDeepSets
 from proofkit.families.pairwise import PairwiseSum
+from proofkit.numerics import arrays
+from proofkit.numerics.backend import FLOAT64, MP
 
 FAMILIES = {
     "deepsets": lambda: DeepSets(n=2, k=2, m=2, width=3),

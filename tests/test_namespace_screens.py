@@ -1,4 +1,5 @@
-"""The float64 screens of the limit-transformer engine through the array namespace (proofkit.arrays): the
+"""The float64 screens of the limit-transformer engine through the array namespace
+(proofkit.numerics.arrays): the
 forward-pass screen and the dense error sweep of the MLP norm fits give the same numbers, bit for bit, on
 numpy and on array-api-strict; on CuPy (GPU only) the same flags and outputs to float64 rounding.
 (The positional-embedding engine has no float64 screen: its evaluations are exact, mpmath or balls, and
@@ -9,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from proofkit import arrays
 from proofkit.errors import InputError
 from proofkit.limit import mlpnorm, variants
 from proofkit.limit.model import evaluate, screen_float64
 from proofkit.limit.zoo import MODELS
+from proofkit.numerics import arrays
 
 BACKENDS = ["numpy", "array-api-strict", pytest.param("cupy", marks=pytest.mark.gpu)]
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import registry
-from proofkit.testing import run_cli
+from proofkit.interface.testing import run_cli
+from proofkit.language import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 WORD = re.compile("catalog", re.IGNORECASE)

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from proofkit.backend import MP, SYM
 from proofkit.errors import InputError
 from proofkit.families import LinearRecurrence
 from proofkit.families.observer import exact_learner
-from proofkit.record import check_number
+from proofkit.numerics.backend import MP, SYM
+from proofkit.storage.record import check_number
 
 A = np.array([[1.5, -0.7], [0.4, 1.2]])
 LAM = np.array([[0.6, -0.3], [0.2, 0.5]])

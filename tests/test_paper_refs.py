@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from proofkit import registry
+from proofkit.interface.testing import run_cli
+from proofkit.language import registry
 from proofkit.publish import refs
-from proofkit.testing import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPER_REFS = ROOT / "paper_refs.md"

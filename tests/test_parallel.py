@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from proofkit import parallel
 from proofkit.errors import InputError
-from proofkit.testing import run_cli
+from proofkit.interface.testing import run_cli
+from proofkit.scale import parallel
 
 FAST = ["AM24.L1", "INL25.P37", "AM24v2.C4", "R24.T31"]
 

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from proofkit.errors import InputError
-from proofkit.params import (
+from proofkit.language.params import (
     ACTIVATIONS,
     Param,
     ParamSpace,

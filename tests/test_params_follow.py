@@ -8,10 +8,10 @@ import textwrap
 
 import pytest
 
-from proofkit import registry
 from proofkit.errors import InputError
-from proofkit.params import Param, ParamSpace
-from proofkit.testing import run_cli as run
+from proofkit.interface.testing import run_cli as run
+from proofkit.language import registry
+from proofkit.language.params import Param, ParamSpace
 
 N = Param("n", int, 2, "token dimension", min=1, max=4)
 K = Param("k", int, 2, "learned dimension", min=1, max=3, follows="n")
@@ -58,8 +58,8 @@ def test_the_learned_dimension_of_square_theorems_follows_n(theorem_id):
 
 USER_THEOREM = '''
     import sympy as sp
-    from proofkit.params import Param, ParamSpace
-    from proofkit.spec import Computed, PaperRef, Theorem
+    from proofkit.language.params import Param, ParamSpace
+    from proofkit.language.spec import Computed, PaperRef, Theorem
 
     def never(p):
         raise RuntimeError("the check ran although its parameters were rejected")

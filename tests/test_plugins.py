@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import registry, testing
-from proofkit.testing import run_cli as run
+from proofkit.interface import testing
+from proofkit.interface.testing import run_cli as run
+from proofkit.language import registry
 
 pytest_plugins = ["pytester"]
 
@@ -25,9 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 _NAMES = itertools.count()
 
 THEOREM = """
-from proofkit.params import ParamSpace
-from proofkit.spec import Computed, PaperRef, Theorem
-from proofkit.verdict import Verdict
+from proofkit.language.params import ParamSpace
+from proofkit.language.spec import Computed, PaperRef, Theorem
+from proofkit.language.verdict import Verdict
 
 THEOREM = Theorem(
     id={tid!r}, title="a tiny theorem", paper=PaperRef("tiny paper", "Lemma 1"), params=ParamSpace(()),
@@ -98,7 +99,7 @@ def test_an_installed_package_is_discovered_listed_and_checked(capsys, site, plu
     name = package(site, {
         "mypaper/t1.py": "from ._shared import VERDICT\n" + theorem_file("PKG.T1").replace(
             "Verdict.CERTIFIED, \"0\"", "VERDICT, \"0\""),
-        "mypaper/_shared.py": "from proofkit.verdict import Verdict\nVERDICT = Verdict.CERTIFIED\n",
+        "mypaper/_shared.py": "from proofkit.language.verdict import Verdict\nVERDICT = Verdict.CERTIFIED\n",
         "mypaper/test_t1.py": "raise SystemExit('a test module is never imported as a theorem')\n",
     })
     plugins({"mine": name})

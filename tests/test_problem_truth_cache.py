@@ -5,9 +5,9 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from proofkit import registry
-from proofkit.backend import MP
-from proofkit.problem import build_problem
+from proofkit.engine.problem import build_problem
+from proofkit.language import registry
+from proofkit.numerics.backend import MP
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,9 @@ import time
 
 import pytest
 
-from proofkit import parallel, progress
-from proofkit.cli import main
+from proofkit.interface import progress
+from proofkit.interface.cli import main
+from proofkit.scale import parallel
 
 
 @pytest.fixture
@@ -83,7 +84,7 @@ def test_scan_streams_rows_on_stderr_and_leaves_stdout_alone(loud, capsys):
 
 
 def test_quiet_flag_silences_the_cli(loud, capsys, monkeypatch):
-    monkeypatch.setattr("proofkit.scan.scan_value", lambda *a, **k: _fake_row(a[2]))
+    monkeypatch.setattr("proofkit.engine.scan.scan_value", lambda *a, **k: _fake_row(a[2]))
     argv = ["scan", "AM24.T4", "--param", "T", "--values", "2,3", "--no-search"]
     assert main(argv) == 0 and "[2/2] AM24.T4 T=3: holds" in capsys.readouterr().err
     for quiet in (["-q", *argv], [*argv, "--quiet"]):
@@ -91,6 +92,6 @@ def test_quiet_flag_silences_the_cli(loud, capsys, monkeypatch):
 
 
 def _fake_row(value):
-    from proofkit.scan import HOLDS, ScanRow
+    from proofkit.engine.scan import HOLDS, ScanRow
 
     return ScanRow(value, HOLDS, "fake", "certified", {}, None)

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 import proofkit
-from proofkit import cli, registry
 from proofkit.errors import InputError
+from proofkit.interface import cli
+from proofkit.interface.testing import run_cli
+from proofkit.language import registry
 from proofkit.publish import bib, bundle, cite, env
-from proofkit.testing import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 

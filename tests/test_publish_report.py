@@ -18,13 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import progress, registry
-from proofkit.cli import add_max_work
 from proofkit.errors import InputError
+from proofkit.interface import progress
+from proofkit.interface.cli import add_max_work
+from proofkit.language import registry
+from proofkit.language.verdict import ClaimResult, Erratum, TheoremResult, Verdict
 from proofkit.publish import figures, render, table
 from proofkit.publish.cli import REPORT_STEM, add_report_arguments
 from proofkit.publish.records import Stored
-from proofkit.verdict import ClaimResult, Erratum, TheoremResult, Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 #: cheap theorems (well under a second each) covering exact, ball and sampled evidence, records and none
@@ -65,7 +66,7 @@ def rows(written):
 
 
 def test_json_rows_are_real_columns_one_per_claim(rows):
-    from proofkit.check import check
+    from proofkit.engine.check import check
 
     assert [r["theorem"] for r in rows] == sorted([r["theorem"] for r in rows], key=CHEAP.index)
     for tid in CHEAP:

@@ -13,13 +13,15 @@ from dataclasses import replace
 
 import pytest
 
-from proofkit import record, registry, report
-from proofkit.check import check
-from proofkit.cli import main
-from proofkit.falsify import FalsifyResult
-from proofkit.scan import ScanResult, ScanRow
-from proofkit.testing import run_cli as run
-from proofkit.verdict import ClaimResult, TheoremResult, Verdict
+from proofkit.engine.check import check
+from proofkit.engine.falsify import FalsifyResult
+from proofkit.engine.scan import ScanResult, ScanRow
+from proofkit.interface import report
+from proofkit.interface.cli import main
+from proofkit.interface.testing import run_cli as run
+from proofkit.language import registry
+from proofkit.language.verdict import ClaimResult, TheoremResult, Verdict
+from proofkit.storage import record
 
 THM = "AM24.T4"
 FIT = {"converged": True, "train_residual": "1.24e-60", "float64_residual": 8.881784197001252e-16,
@@ -61,7 +63,7 @@ def test_check_ends_with_a_runnable_reproduce_line(capsys, monkeypatch):
         seen.update(overrides=overrides, dps=dps, seed=seed)
         return result({"fit": FIT})
 
-    monkeypatch.setattr("proofkit.check.check", fake)
+    monkeypatch.setattr("proofkit.engine.check.check", fake)
     code, out, err = run(capsys, "check", THM, "--set", "n=3", "--seed", "7", "--dps", "80")
     assert code == 0 and err == ""
     line = f"proofkit check {THM} --set n=3 --seed 7 --dps 80"
@@ -133,7 +135,7 @@ def searched(found: bool, verdict: Verdict) -> FalsifyResult:
 
 
 def test_an_empty_search_says_what_was_searched_and_what_to_try(capsys, monkeypatch, tmp_path):
-    monkeypatch.setattr("proofkit.falsify.falsify", lambda *a, **k: searched(False, Verdict.CONFIRMED))
+    monkeypatch.setattr("proofkit.engine.falsify.falsify", lambda *a, **k: searched(False, Verdict.CONFIRMED))
     code, out, err = run(capsys, "falsify", THM, "--out", str(tmp_path))
     assert code == 0 and err == ""
     assert "searched at n=2, learned_dim=2, T=2" in out and "evidence, not a proof" in out
@@ -151,7 +153,7 @@ def test_an_empty_search_says_what_was_searched_and_what_to_try(capsys, monkeypa
 ])
 def test_expect_counterexample_exits_0_iff_one_is_found(capsys, monkeypatch, tmp_path, found, verdict, plain,
                                                         expecting):
-    monkeypatch.setattr("proofkit.falsify.falsify", lambda *a, **k: searched(found, verdict))
+    monkeypatch.setattr("proofkit.engine.falsify.falsify", lambda *a, **k: searched(found, verdict))
     assert run(capsys, "falsify", THM, "--out", str(tmp_path))[0] == plain
     code, out, _ = run(capsys, "falsify", THM, "--out", str(tmp_path), "--expect-counterexample", "--json")
     assert code == expecting
@@ -185,7 +187,7 @@ def test_a_categorical_scan_reports_each_value_not_a_smallest():
 
 
 def test_scan_rows_carry_their_own_reproduce_line(capsys, monkeypatch):
-    monkeypatch.setattr("proofkit.scan.scan", lambda thm, param, values, *a, **k:
+    monkeypatch.setattr("proofkit.engine.scan.scan", lambda thm, param, values, *a, **k:
                         scanned(param, values, ["holds"] * len(values), False))
     code, out, _ = run(capsys, "scan", THM, "--param", "readout_bias", "--values", "true,false", "--json",
                        "--no-search")

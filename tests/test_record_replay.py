@@ -12,15 +12,16 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from proofkit import record, registry
-from proofkit.backend import MP, mp_abs_max, mp_str
+from proofkit.engine.falsify import certify_model, falsify
+from proofkit.engine.fit import warm_start
+from proofkit.engine.modelsearch import max_gap
+from proofkit.engine.problem import build_problem
+from proofkit.engine.replay import replay
 from proofkit.errors import InputError
-from proofkit.falsify import certify_model, falsify
-from proofkit.fit import warm_start
-from proofkit.modelsearch import max_gap
-from proofkit.problem import build_problem
-from proofkit.replay import replay
-from proofkit.tolerances import fmt
+from proofkit.language import registry
+from proofkit.language.tolerances import fmt
+from proofkit.numerics.backend import MP, mp_abs_max, mp_str
+from proofkit.storage import record
 
 THM = "AM24.T4"
 
@@ -556,7 +557,7 @@ def test_replay_reapplies_the_fit_error_rule_to_uncertified_records(monkeypatch)
     folder = Path(__file__).resolve().parents[1] / "counterexamples"
     path = next(folder.glob("AM24.T1_drop-A1.bias-free_*.json"))
     assert replay(str(path)).reproduces
-    from proofkit import generalization
+    from proofkit.engine import generalization
 
     monkeypatch.setattr(generalization, "REFUTE_MARGIN", mp.mpf(10) ** 300)
     out = replay(str(path))

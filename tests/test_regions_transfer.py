@@ -1,4 +1,4 @@
-"""Regions, the Lemma-1 falsifier (proofkit.transfer) and the AM24.L1 theorem file."""
+"""Regions, the Lemma-1 falsifier (proofkit.geometry.transfer) and the AM24.L1 theorem file."""
 
 import importlib.util
 from fractions import Fraction
@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from proofkit.engine.symbolic import is_zero
 from proofkit.errors import InputError
-from proofkit.regions import NAMED, Box, Disc, Region, Segment, named
-from proofkit.spec import WitnessOutcome
-from proofkit.symbolic import is_zero
-from proofkit.transfer import FALSIFIER, falsify, replay, search_region
-from proofkit.verdict import Verdict
+from proofkit.geometry.regions import NAMED, Box, Disc, Region, Segment, named
+from proofkit.geometry.transfer import FALSIFIER, falsify, replay, search_region
+from proofkit.language.spec import WitnessOutcome
+from proofkit.language.verdict import Verdict
 
 THEOREM_FILE = Path(__file__).resolve().parent.parent / "theorems" / "am24" / "l1_lemma.py"
 CATALOG_WITNESS = {"region": "disc_with_segment", "d": "(y)*max(x - 1, 0)^2", "anchor": "1,0",

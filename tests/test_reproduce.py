@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import shlex
 
-from proofkit import arrays, registry, reproduce
-from proofkit.cli import build_parser
+from proofkit.interface import reproduce
+from proofkit.interface.cli import build_parser
+from proofkit.language import registry
+from proofkit.numerics import arrays
 
 
 def test_line_round_trips_through_the_parser():

@@ -5,9 +5,9 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from proofkit.backend import FLOAT64, MP, SYM
+from proofkit.engine.identify import Undefined, describe_element, project
 from proofkit.families import VanillaRNN
-from proofkit.identify import Undefined, describe_element, project
+from proofkit.numerics.backend import FLOAT64, MP, SYM
 
 SIGMA = {"sigmoid": lambda z: 1 / (1 + np.exp(-z)), "tanh": np.tanh,
          "softplus": lambda z: np.logaddexp(0.0, z), "relu": lambda z: np.maximum(z, 0.0),

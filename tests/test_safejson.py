@@ -1,4 +1,5 @@
-"""The bounded JSON loader (proofkit.safejson) and the capped echo of InputError (issue #10, findings 2
+"""The bounded JSON loader (proofkit.storage.safejson) and the capped echo of InputError (issue #10, findings
+2
 and 7): every malformed or hostile document is an InputError naming the field, quickly, never a
 traceback, a hang or a quote of the file beyond the echo cap."""
 
@@ -12,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import record, safejson
 from proofkit.crasp.network import Network
 from proofkit.crasp.truth import DFA, load_dfa
 from proofkit.errors import MAX_ECHO, InputError, echo
-from proofkit.tolerances import MAX_DPS
+from proofkit.language.tolerances import MAX_DPS
+from proofkit.storage import record, safejson
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = sorted((ROOT / "counterexamples").glob("*.json"))

@@ -1,13 +1,12 @@
-"""proofkit.scan: per-value status from the check and the counterexample search, the threshold, and
+"""proofkit.engine.scan: per-value status from the check and the counterexample search, the threshold, and
 the monotonicity warning (pure logic on synthetic rows; one cheap real scan)."""
 
 from __future__ import annotations
 
 import pytest
 
-from proofkit import registry
-from proofkit.identify import Undefined
-from proofkit.scan import (
+from proofkit.engine.identify import Undefined
+from proofkit.engine.scan import (
     HOLDS,
     INCONCLUSIVE,
     REFUTED,
@@ -17,7 +16,8 @@ from proofkit.scan import (
     scan,
     threshold,
 )
-from proofkit.verdict import ClaimResult, Verdict
+from proofkit.language import registry
+from proofkit.language.verdict import ClaimResult, Verdict
 
 H, R, U = HOLDS, REFUTED, INCONCLUSIVE
 
@@ -91,12 +91,12 @@ def test_scan_am24_t4_T():
 
 
 def test_scan_engine_undefined_is_inconclusive(monkeypatch):
-    import proofkit.check
+    import proofkit.engine.check
 
     def undefined(*args, **kwargs):
         raise Undefined("inverse of a 2x3 matrix is undefined")
 
-    monkeypatch.setattr(proofkit.check, "check", undefined)
+    monkeypatch.setattr(proofkit.engine.check, "check", undefined)
     res = scan(registry.get("AM24.T4"), "T", [2], {}, dps=60, seed=0, search=False)
     (row,) = res.rows
     assert row.status == U and "2x3" in row.reason and row.search is None
@@ -106,8 +106,8 @@ def test_scan_engine_undefined_is_inconclusive(monkeypatch):
 @pytest.mark.parametrize("out", ["/dev/null", "{tmp}/file", "{tmp}/file/sub"])
 def test_scan_out_is_checked_before_the_scan(capsys, tmp_path, monkeypatch, out):
     """A bad --out is exit 2 before any work (issue 10): the scan itself must never start."""
-    from proofkit import scan as scan_module
-    from proofkit.testing import run_cli
+    from proofkit.engine import scan as scan_module
+    from proofkit.interface.testing import run_cli
 
     (tmp_path / "file").write_text("x")
 

@@ -1,13 +1,14 @@
-"""The float64 warm start abandons a start that stalls (proofkit.fit: cost down by less than STALL_DROP over
+"""The float64 warm start abandons a start that stalls (proofkit.engine.fit: cost down by less than
+STALL_DROP over
 STALL_STEPS accepted steps while above WARM_TOL) and leaves every other run exactly as it was."""
 
 import numpy as np
 import pytest
 
-from proofkit import fit as fitmod
-from proofkit import registry
-from proofkit.backend import FLOAT64
-from proofkit.problem import build_problem
+from proofkit.engine import fit as fitmod
+from proofkit.engine.problem import build_problem
+from proofkit.language import registry
+from proofkit.numerics.backend import FLOAT64
 
 
 def problem(tid, **overrides):

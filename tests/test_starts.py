@@ -1,15 +1,17 @@
-"""Structured starts of the float64 fit (proofkit.starts): seeded, data-centred hidden units spread apart,
+"""Structured starts of the float64 fit (proofkit.engine.starts): seeded, data-centred hidden units spread
+apart,
 the layer after them solved exactly, tried before the random restarts without changing those; the linear
 recurrence's realization from least-squares Markov parameters where the data determine it."""
 
 import numpy as np
 import pytest
 
-from proofkit import fit as fitmod
-from proofkit import registry, starts
-from proofkit.backend import FLOAT64
-from proofkit.problem import build_problem
-from proofkit.tolerances import FIT_TOL
+from proofkit.engine import fit as fitmod
+from proofkit.engine import starts
+from proofkit.engine.problem import build_problem
+from proofkit.language import registry
+from proofkit.language.tolerances import FIT_TOL
+from proofkit.numerics.backend import FLOAT64
 
 
 def problem(tid="AM24.T1", **overrides):

@@ -5,7 +5,7 @@ not asserted here."""
 import subprocess
 import sys
 
-from proofkit.testing import run_cli
+from proofkit.interface.testing import run_cli
 
 
 def _loaded_after(code: str) -> set[str]:
@@ -15,14 +15,16 @@ def _loaded_after(code: str) -> set[str]:
 
 
 def test_importing_the_cli_loads_no_heavy_dependency():
-    loaded = _loaded_after("import proofkit.cli")
-    assert not {"sympy", "scipy", "proofkit.registry", "proofkit.spec", "proofkit.check"} & loaded
+    loaded = _loaded_after("import proofkit.interface.cli")
+    heavy = {"sympy", "scipy", "proofkit.language.registry", "proofkit.language.spec",
+             "proofkit.engine.check"}
+    assert not heavy & loaded
 
 
 def test_version_fast_path_loads_no_heavy_dependency():
-    loaded = _loaded_after("import contextlib, io, proofkit.cli as c; "
+    loaded = _loaded_after("import contextlib, io, proofkit.interface.cli as c; "
                            "contextlib.redirect_stdout(io.StringIO()).__enter__(); c.main(['--version'])")
-    assert not {"sympy", "scipy", "numpy", "proofkit.registry"} & loaded
+    assert not {"sympy", "scipy", "numpy", "proofkit.language.registry"} & loaded
 
 
 def test_version_line(capsys):

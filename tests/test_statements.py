@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from proofkit import registry
 from proofkit.errors import InputError
-from proofkit.params import ParamSpace
-from proofkit.spec import Assumption, PaperRef, Statement, Theorem, predicate
-from proofkit.testing import run_cli as run
+from proofkit.interface.testing import run_cli as run
+from proofkit.language import registry
+from proofkit.language.params import ParamSpace
+from proofkit.language.spec import Assumption, PaperRef, Statement, Theorem, predicate
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "docs" / "examples" / "my_theorems"
@@ -122,7 +122,7 @@ def test_show_labels_every_assumption_and_claim(capsys, tid):
 
 
 def _escaped(text: str) -> str:
-    from proofkit.spec import latex_text
+    from proofkit.language.spec import latex_text
 
     return latex_text(text)
 
@@ -150,7 +150,7 @@ def test_latex_escapes_odd_symbol_names():
     thm = Theorem(id="X.T", title="t", paper=PaperRef("p", "s"), params=ParamSpace(()), claims=(),
                   assumptions=(Assumption("a&b", "m", predicate=predicate("P", "wording")(odd)),),
                   conclusion=sp.Eq(odd, 1))
-    from proofkit.report import statement_latex
+    from proofkit.interface.report import statement_latex
 
     tex = statement_latex(thm)
     _latex_ok(tex)
@@ -174,7 +174,7 @@ def test_plain_statement_still_works(capsys, tmp_path):
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no LaTeX engine installed")
 def test_latex_compiles(capsys, tmp_path):
-    from proofkit.report import statement_latex
+    from proofkit.interface.report import statement_latex
 
     body = "\n".join(rf"\[{statement_latex(registry.get(t))}\]" for t in IDS)
     doc = (r"\documentclass{article}\usepackage{amsmath}\begin{document}" + "\n" + body

@@ -17,16 +17,16 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from proofkit import registry
-from proofkit.backend import ARB
-from proofkit.certify import arb_precision
-from proofkit.certify_states import states_relation_bound
-from proofkit.check import check
+from proofkit.certificates.certify import arb_precision
+from proofkit.certificates.certify_states import states_relation_bound
+from proofkit.engine.check import check
 from proofkit.families import DeepSets, LinearRecurrence
-from proofkit.spec import Relation
-from proofkit.testing import checked
-from proofkit.tolerances import ZERO_TOL
-from proofkit.verdict import Verdict
+from proofkit.interface.testing import checked
+from proofkit.language import registry
+from proofkit.language.spec import Relation
+from proofkit.language.tolerances import ZERO_TOL
+from proofkit.language.verdict import Verdict
+from proofkit.numerics.backend import ARB
 
 n = sp.Symbol("n")
 ht, h = sp.MatrixSymbol("ht", n, 1), sp.MatrixSymbol("h", n, 1)

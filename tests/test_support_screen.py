@@ -1,4 +1,4 @@
-"""The float64 support screen (proofkit/screen.py) and its hand-over to the high-precision suites.
+"""The float64 support screen (proofkit/engine/screen.py) and its hand-over to the high-precision suites.
 
 The biting test plants a learner that equals f except on tokens in a window of width 1e-5 of the token
 box (a quadratic B-spline bump of hinge features): the generalization suite's few dozen random sequences
@@ -14,18 +14,19 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from proofkit import arrays, generalization
-from proofkit.backend import ARB, MP
+from proofkit.engine import generalization
+from proofkit.engine.problem import Problem
+from proofkit.engine.screen import SAMPLES, screen
+from proofkit.engine.support import Support
+from proofkit.engine.support import test_lengths as suite_lengths
 from proofkit.errors import InputError
 from proofkit.families import DeepSets
 from proofkit.families.deepsets import HingeDeepSets
-from proofkit.problem import Problem
-from proofkit.screen import SAMPLES, screen
-from proofkit.spec import Generalization
-from proofkit.support import Support
-from proofkit.support import test_lengths as suite_lengths
-from proofkit.tolerances import ZERO_TOL
-from proofkit.verdict import Verdict
+from proofkit.language.spec import Generalization
+from proofkit.language.tolerances import ZERO_TOL
+from proofkit.language.verdict import Verdict
+from proofkit.numerics import arrays
+from proofkit.numerics.backend import ARB, MP
 
 #: the bump's window (KAPPA, KAPPA + 3 DELTA): knots KAPPA + i DELTA, coefficients (1, -3, 3, -1) C
 KAPPA, DELTA = Fraction(3, 10), Fraction(1, 300000)

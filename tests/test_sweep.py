@@ -15,13 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import parallel, progress, registry
+from proofkit.engine.scan import HOLDS, REFUTED
 from proofkit.errors import InputError
-from proofkit.scan import HOLDS, REFUTED
+from proofkit.interface import progress
+from proofkit.interface.testing import run_cli
+from proofkit.language import registry
+from proofkit.scale import parallel
 from proofkit.sweep import spec as sweep_spec
 from proofkit.sweep import store
 from proofkit.sweep.summary import Entry, thresholds
-from proofkit.testing import run_cli
 
 TOY = str(Path(__file__).resolve().parent / "sweep_theorems")
 
@@ -297,8 +299,8 @@ def test_killed_sweep_resumes_from_its_completed_points(capsys, tmp_path):
     psutil = pytest.importorskip("psutil")
     out = tmp_path / "killed"
     spec = write_spec(tmp_path, grid={"n": [1, 2, 3, 4, 5, 6]}, fixed={"delay": 0.15}, search=False)
-    argv = [sys.executable, "-m", "proofkit.cli", "--theorems", TOY, "sweep", str(spec), "--out", str(out),
-            "-j", "2"]
+    argv = [sys.executable, "-m", "proofkit.interface.cli", "--theorems", TOY, "sweep", str(spec),
+            "--out", str(out), "-j", "2"]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     workers = []
     try:
@@ -354,7 +356,7 @@ def test_jobs_with_a_scheduler_is_bad_input(capsys, tmp_path):
 
 
 def test_the_core_does_not_import_dask():
-    probe = ("import sys, proofkit.cli, proofkit.sweep.cli, proofkit.sweep.runner\n"
+    probe = ("import sys, proofkit.interface.cli, proofkit.sweep.cli, proofkit.sweep.runner\n"
              "print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

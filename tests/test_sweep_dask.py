@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from proofkit.interface.testing import run_cli
 from proofkit.sweep import runner, store
-from proofkit.testing import run_cli
 
 distributed = pytest.importorskip("distributed")
 

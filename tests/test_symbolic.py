@@ -1,4 +1,4 @@
-"""proofkit.symbolic.decide: a proof step is refuted only with a certified non-zero value at a stated
+"""proofkit.engine.symbolic.decide: a proof step is refuted only with a certified non-zero value at a stated
 point; a residual sympy cannot simplify is never refuted for that alone."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import flint
 import pytest
 import sympy as sp
 
-from proofkit.symbolic import UNDECIDED, Unsupported, ball, decide, is_zero, points
-from proofkit.verdict import Verdict
+from proofkit.engine.symbolic import UNDECIDED, Unsupported, ball, decide, is_zero, points
+from proofkit.language.verdict import Verdict
 
 u, y = sp.symbols("u y")
 x = sp.Symbol("x", positive=True)
@@ -145,8 +145,8 @@ def test_statements():
 
 
 def test_encoded_steps_keep_their_expected_verdicts():
-    from proofkit import registry
-    from proofkit.spec import SymbolicStep
+    from proofkit.language import registry
+    from proofkit.language.spec import SymbolicStep
 
     seen = 0
     for thm in registry.load_all().values():
@@ -161,9 +161,9 @@ def test_a_step_that_raises_is_an_error_and_the_rest_still_runs():
     """A SymbolicStep (or Computed claim) whose own code raises decides nothing: the claim is an internal
     error with the exception named (no verdict, never a quiet inconclusive), the other claims are still
     decided, and nothing crashes."""
-    from proofkit.check import check
-    from proofkit.params import ParamSpace
-    from proofkit.spec import Computed, PaperRef, SymbolicStep, Theorem
+    from proofkit.engine.check import check
+    from proofkit.language.params import ParamSpace
+    from proofkit.language.spec import Computed, PaperRef, SymbolicStep, Theorem
 
     def singular():
         return sp.Matrix([[1, 1], [1, 1]]).inv()
@@ -191,7 +191,7 @@ def test_a_step_that_raises_is_an_error_and_the_rest_still_runs():
 
 
 def test_flint_walk_decides_rational_functions_and_hands_the_rest_to_sympy():
-    from proofkit.symbolic import FLINT_ZERO, _flint_zero
+    from proofkit.engine.symbolic import FLINT_ZERO, _flint_zero
 
     x, y, z = sp.symbols("x y z")
     M = sp.Matrix([[x, y], [z, 1]])

@@ -7,8 +7,8 @@ from __future__ import annotations
 import sympy as sp
 from sympy import Identity, Inverse, MatMul, MatPow, MatrixSymbol, Transpose, ZeroMatrix
 
-from proofkit.spec import GroupElement
-from proofkit.tautology import by_definition, holds_generically
+from proofkit.engine.tautology import by_definition, holds_generically
+from proofkit.language.spec import GroupElement
 
 n, m, k, kt = sp.symbols("n m k kt")
 j = sp.Symbol("j", integer=True, nonnegative=True)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import registry
-from proofkit.testing import run_cli as run
+from proofkit.interface.testing import run_cli as run
+from proofkit.language import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "counterexamples" / "AM24.T4_drop-Tge2_T=1_learned_dim=1_n=1_dps60_seed0.json"
@@ -43,7 +43,7 @@ def no_env(monkeypatch):
 _RUNNER = """
 import json, sys
 sys.path.remove("")
-from proofkit.cli import main
+from proofkit.interface.cli import main
 codes = []
 for argv in json.loads(sys.argv[1]):
     codes.append(main(argv))

@@ -1,5 +1,5 @@
 """AM24.T4 tightness of T* = k~ - n + 2: the two constructions are certified by the same decision
-function `proofkit check` uses (proofkit.symbolic.decide), and wrong variants of them are refuted."""
+function `proofkit check` uses (proofkit.engine.symbolic.decide), and wrong variants of them are refuted."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import sys
 import pytest
 import sympy as sp
 
-from proofkit import registry
-from proofkit.symbolic import decide
-from proofkit.verdict import Verdict
+from proofkit.engine.symbolic import decide
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 
 STEPS = ("T* tight at k~ = n + 1", "T* tight at k~ = n + 2")
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import registry
 from proofkit.errors import InputError
-from proofkit.testing import run_cli as run
+from proofkit.interface.testing import run_cli as run
+from proofkit.language import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "docs" / "examples" / "my_theorems"

@@ -31,16 +31,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from proofkit import registry
-from proofkit.check import check
 from proofkit.crasp import comm
 from proofkit.crasp.interp import evaluate
 from proofkit.crasp.parser import MAX_NESTING, CraspSyntaxError, load, parse
 from proofkit.crasp.vector import accepts_prefixes, max_length
+from proofkit.engine.check import check
 from proofkit.errors import InputError
-from proofkit.params import Param
-from proofkit.spec import Computed, SymbolicStep, Theorem
-from proofkit.testing import run_cli
+from proofkit.interface.testing import run_cli
+from proofkit.language import registry
+from proofkit.language.params import Param
+from proofkit.language.spec import Computed, SymbolicStep, Theorem
 
 THEOREMS: dict[str, Theorem] = registry.load_all()
 

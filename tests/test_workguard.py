@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import workguard
 from proofkit.crasp.compiler import check_against, compile_program
 from proofkit.crasp.parser import parse
 from proofkit.crasp.variants import reference
 from proofkit.errors import InputError
-from proofkit.testing import run_cli
+from proofkit.interface.testing import run_cli
+from proofkit.scale import workguard
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "theorems" / "hyb24" / "programs"
 

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..atomic import write_file
 from ..errors import InputError
+from ..storage.atomic import write_file
 from .common import FULL, QUICK, SECTION_NAMES
 
 

@@ -2,7 +2,7 @@
 
 For each drop of the run, A is the search proofkit ran before the drop search existed: the numeric search
 (seeded fits, null-space continuation, penalty fits, dimension shrinking) at the one declared variant of
-the assumption (``proofkit.falsify._at`` at that setting); B is ``falsify(theorem, [assumption],
+the assumption (``proofkit.engine.falsify._at`` at that setting); B is ``falsify(theorem, [assumption],
 budget=4)`` without stored records: exact constructions at every setting the remaining assumptions
 allow, then the numeric search at up to four of them, stopping at the first certified counterexample.
 B / A is the growth; the details say where it grew (settings searched) and what it bought (the outcome
@@ -16,7 +16,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .. import dropspace, registry
+from ..engine import dropspace
+from ..language import registry
 from .common import Figure, Ratio, Section, progress
 
 BUDGET = 4
@@ -30,7 +31,7 @@ def _outcome(res: Any) -> str:
 
 def one(tid: str, aid: str) -> dict[str, Any]:
     """Old (declared variant, numeric search) and new (drop search) wall time and outcome of one drop."""
-    from ..falsify import _at, falsify
+    from ..engine.falsify import _at, falsify
 
     thm = registry.get(tid)
     params = thm.params.resolve(dict(thm.assumption(aid).drop))

@@ -1,11 +1,12 @@
 """Row 1: proofkit's fit against a paper-style gradient loop on the same model and support, and against
 a hand-written floor of the same Levenberg-Marquardt.
 
-proofkit: the float64 Levenberg-Marquardt warm starts of :func:`proofkit.fit.fit` in its order (the
-structured starts of :mod:`proofkit.starts`: the linear recurrence's realization from least-squares
+proofkit: the float64 Levenberg-Marquardt warm starts of :func:`proofkit.engine.fit.fit` in its order (the
+structured starts of :mod:`proofkit.engine.starts`: the linear recurrence's realization from least-squares
 Markov parameters, deep sets' data-centred hidden units; then seeded restarts from ``learned.init``),
 stall rule included, until one reaches identification error 1e-6; then the mpmath polish at 60 digits
-(:func:`proofkit.fit.polish`, to the fit threshold 1e-45). Its clock runs on a freshly built problem and
+(:func:`proofkit.engine.fit.polish`, to the fit threshold 1e-45). Its clock runs on a freshly built problem
+and
 covers building the structured starts, the float64 training labels (computed once, at the first
 residual) and the LM runs.
 
@@ -23,7 +24,7 @@ start). The paper-setting loop runs for its whole budget B (its best error withi
 figure); a loop that does not reach 1e-6 within its budget reports "≥ B", so the speed-up is then a
 lower bound. The details give the gradient's cost against the contracted per-sample Jacobian.
 
-The floor (:mod:`proofkit.bench.lmfloor`): the same :func:`proofkit.fit.lm64` with a hand-written numpy
+The floor (:mod:`proofkit.bench.lmfloor`): the same :func:`proofkit.engine.fit.lm64` with a hand-written numpy
 residual and Jacobian of the same model, from the same list of starts to the same target, raced
 alternately with proofkit's warm starts 7 times (median LM clocks; the starts are built beforehand, off
 both clocks): the fourth row is proofkit / floor (goal 1.5x). The fifth and sixth rows give the
@@ -48,15 +49,15 @@ from typing import Any
 import mpmath as mp
 import numpy as np
 
-from .. import registry
-from ..backend import FLOAT64, MP, mp_abs_max
-from ..fit import default_tol, polish, start_order
-from ..problem import Problem, build_problem
+from ..engine.fit import default_tol, polish, start_order
+from ..engine.problem import Problem, build_problem
+from ..language import registry
+from ..numerics.backend import FLOAT64, MP, mp_abs_max
 from . import lmfloor
 from .common import DPS, SEED, Figure, Ratio, Section, finite, progress
 
 TARGET = 1e-6  # identification error both methods race to
-RESTARTS = 8  # as proofkit.fit.fit
+RESTARTS = 8  # as proofkit.engine.fit.fit
 EVAL_EVERY = 10  # loop steps between error evaluations
 #: alternating races of proofkit and the floor whose median LM times row 1 compares (each takes ms)
 FLOOR_REPEATS = 7
@@ -131,7 +132,8 @@ def proofkit_fit(prob: Problem, ident: Callable[[Problem, np.ndarray, Any], Any]
 
 
 def first_start(prob: Problem, ident: Callable[[Problem, np.ndarray, Any], Any]) -> np.ndarray:
-    """The loop's start: the first start :func:`proofkit.fit.fit` tries at seed SEED whose identification
+    """The loop's start: the first start :func:`proofkit.engine.fit.fit` tries at seed SEED whose
+    identification
     error is above TARGET (a start already at the target, as the linear recurrence's realization start,
     leaves nothing to race: the loop then starts where fit's random restarts do)."""
     for theta in start_order(prob, SEED, 1, structured=1)[1]:

@@ -1,5 +1,5 @@
 """Row 1's floor: the training residual and Jacobian of the same model written by hand in numpy, for the
-same Levenberg-Marquardt (:func:`proofkit.fit.lm64`, stall rule included) from the same starts.
+same Levenberg-Marquardt (:func:`proofkit.engine.fit.lm64`, stall rule included) from the same starts.
 
 The hand-written versions know their model and nothing else: the parameter blocks are slices of theta
 at fixed offsets, the training data are stacked once with their float64 targets, and each call is a few
@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from ..backend import FLOAT64
+from ..engine.fit import WARM_TOL, lm64, warm_start
+from ..engine.problem import Problem
 from ..families import DeepSets, LinearRecurrence
-from ..fit import WARM_TOL, lm64, warm_start
-from ..problem import Problem
+from ..numerics.backend import FLOAT64
 
 #: calls per timing of a residual or Jacobian, and timings whose median is reported (they take
 #: microseconds: a median of several batches is steadier than one long batch on a shared machine)
@@ -145,7 +145,7 @@ def race(prob: Problem, ident: Callable[[Problem, np.ndarray, Any], Any], starts
          solve: Callable[[np.ndarray, dict[str, int]], np.ndarray], target: float) -> dict[str, Any]:
     """Float64 LM from ``starts`` in order until the identification error is <= ``target``. The clock
     covers the LM runs only (not the error evaluations); ``solve(start, counts)`` returns the end point
-    and fills ``counts`` as :func:`proofkit.fit.lm64` does."""
+    and fills ``counts`` as :func:`proofkit.engine.fit.lm64` does."""
     clock, best, th_best, used, runs = 0.0, float("inf"), None, 0, []
     for i, theta0 in enumerate(starts):
         counts: dict[str, int] = {}
@@ -168,7 +168,7 @@ def race(prob: Problem, ident: Callable[[Problem, np.ndarray, Any], Any], starts
 
 
 def proofkit_solver(prob: Problem) -> Callable[[np.ndarray, dict[str, int]], np.ndarray]:
-    """proofkit's warm start (:func:`proofkit.fit.warm_start`) as a ``race`` solver."""
+    """proofkit's warm start (:func:`proofkit.engine.fit.warm_start`) as a ``race`` solver."""
     return lambda theta0, counts: warm_start(prob, theta0, counts=counts)[0]
 
 

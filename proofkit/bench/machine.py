@@ -11,8 +11,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .. import arrays, registry
 from ..errors import InputError
+from ..language import registry
+from ..numerics import arrays
 
 PACKAGES = ("numpy", "scipy", "sympy", "mpmath", "python-flint", "array-api-compat", "cupy-cuda12x")
 BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")

@@ -2,12 +2,13 @@
 
 Forward passes: the true models of AM24.T1 (deep sets) and AM24.T4 (a linear recurrence) at their longest
 training length T, on S sequences drawn (seeded) from the theorem's training support on the host, in
-memory-bounded batches (:func:`proofkit.arrays.batches`); each backend computes the logits of every batch
+memory-bounded batches (:func:`proofkit.numerics.arrays.batches`); each backend computes the logits of every
+batch
 (``family.logits(theta, X, arrays.float64_ops(xp))``) and their sum, which makes the device finish and
 lets the two backends be compared. The timings exclude drawing the samples and, for CuPy, moving them to
 the device (reported on its own).
 
-Support screen: :func:`proofkit.screen.screen` of AM24.T1 (a seeded random deep-sets learner h against
+Support screen: :func:`proofkit.engine.screen.screen` of AM24.T1 (a seeded random deep-sets learner h against
 the true f, the compositional suite: S / T sequences at each length 1..T), end to end as a check runs
 it: drawing the tokens on the host, moving them, both forward passes and the relative gaps.
 
@@ -17,7 +18,7 @@ that share one suffix block; the count of accepted prefixes is checked against t
 sum_i Catalan(i/2) 2^(n - i) on both backends.
 
 Without CuPy or a device the CuPy figure is "not available" with the reason
-:func:`proofkit.arrays.namespace` gives, and the numpy figures are still measured.
+:func:`proofkit.numerics.arrays.namespace` gives, and the numpy figures are still measured.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import arrays
 from ..crasp.vector import accepts_prefixes, all_strings
 from ..errors import InputError
+from ..numerics import arrays
 from .common import SEED, Figure, Ratio, Section, progress
 from .crasp import program
 
@@ -98,10 +99,11 @@ def forward(theorem_id: str, samples: int, spaces: dict[str, Any]) -> dict[str, 
 
 
 def support_screen(theorem_id: str, samples: int, spaces: dict[str, Any]) -> dict[str, Any]:
-    """Seconds per backend for :func:`proofkit.screen.screen` of a seeded random learner against the true
+    """Seconds per backend for :func:`proofkit.engine.screen.screen` of a seeded random learner against the
+    true
     model on the compositional suite (lengths 1..T, ``samples // T`` sequences each), end to end: host
     sampling and transfers included, as a check pays them."""
-    from ..screen import screen
+    from ..engine.screen import screen
     from .fit import make_problem
 
     prob = make_problem(theorem_id)

@@ -1,6 +1,6 @@
 """Where a whole check spends its time, and what importing proofkit costs (details, not ratio rows).
 
-``proofkit.check.check(registry.get(ID), None, dps=60, seed=0)`` once per theorem, with its per-stage
+``proofkit.engine.check.check(registry.get(ID), None, dps=60, seed=0)`` once per theorem, with its per-stage
 ``diagnostics["timings_s"]`` (sympy proof steps, the fit, identification relations, length tests, local
 identifiability); and import times measured inside fresh interpreters (``python -c``), with the
 ``-X importtime`` cumulative figures of the heavy dependencies. The commands' own start-up
@@ -16,8 +16,8 @@ import sys
 import time
 from typing import Any
 
-from .. import registry
-from ..check import check
+from ..engine.check import check
+from ..language import registry
 from .common import DPS, SEED, Section, progress
 
 HEAVY = ("sympy", "scipy.optimize", "numpy", "mpmath", "flint")
@@ -42,16 +42,16 @@ def _python(code: str, *flags: str) -> tuple[float, str, str]:
 
 
 def import_times(repeats: int) -> dict[str, Any]:
-    """Import seconds of proofkit and proofkit.check (timed inside the interpreter, startup excluded),
+    """Import seconds of proofkit and proofkit.engine.check (timed inside the interpreter, startup excluded),
     the wall time of the whole process, and -X importtime cumulative seconds of the heavy dependencies."""
     out: dict[str, Any] = {}
-    for mod in ("proofkit", "proofkit.check"):
+    for mod in ("proofkit", "proofkit.engine.check"):
         code = f"import time; t = time.perf_counter(); import {mod}; print(time.perf_counter() - t)"
         out[f"import {mod}"] = statistics.median(float(_python(code)[1].strip()) for _ in range(repeats))
-    out["process wall, python -c 'import proofkit.check'"] = statistics.median(
-        _python("import proofkit.check")[0] for _ in range(repeats))
+    out["process wall, python -c 'import proofkit.engine.check'"] = statistics.median(
+        _python("import proofkit.engine.check")[0] for _ in range(repeats))
     cumulative: dict[str, int] = {}
-    for line in _python("import proofkit.check", "-X", "importtime")[2].splitlines():
+    for line in _python("import proofkit.engine.check", "-X", "importtime")[2].splitlines():
         parts = line.split("|")
         if len(parts) == 3 and parts[1].strip().isdigit():
             cumulative.setdefault(parts[2].strip(), int(parts[1]))
@@ -66,7 +66,8 @@ def startup_walls(repeats: int) -> dict[str, float]:
     list`` in fresh interpreters (the targets section's start-up goals, 0.2 s and 1 s)."""
     out = {"process wall, python -c pass": statistics.median(_python("pass")[0] for _ in range(repeats))}
     for argv in (["--version"], ["list"]):
-        code = f"import sys; from proofkit.cli import main; sys.argv = ['proofkit', *{argv!r}]; main()"
+        code = (f"import sys; from proofkit.interface.cli import main; sys.argv = ['proofkit', *{argv!r}]; "
+                "main()")
         out[f"process wall, proofkit {' '.join(argv)}"] = statistics.median(
             _python(code)[0] for _ in range(repeats))
     return out

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import formats, safejson
-from ..atomic import write_new
 from ..errors import InputError
+from ..storage import formats, safejson
+from ..storage.atomic import write_new
 from . import crasp, drops, fit, machine, namespace, precision, rows, stages, targets
 from .common import Section, Settings, progress
 

@@ -45,7 +45,7 @@ GOALS = {"check --all serial wall (s)": 30.0, "check --all peak memory per proce
 PEAK = ("import json, resource, subprocess, sys; rc = subprocess.run(sys.argv[1:]).returncode; "
         "print(json.dumps({'rc': rc, 'peak_kb': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}), "
         "file=sys.stderr); sys.exit(rc)")
-PROOFKIT = (sys.executable, "-c", "import sys; from proofkit.cli import main; sys.exit(main())")
+PROOFKIT = (sys.executable, "-c", "import sys; from proofkit.interface.cli import main; sys.exit(main())")
 
 
 def measured(argv: list[str]) -> tuple[float, float, int, list[dict[str, Any]]]:

@@ -1,8 +1,8 @@
 """Exact constructions: counterexample learners built in closed form where one exists in general, so what
 the search finds is certified rather than fitted (issue: the over-parametrized linear recurrence at any
 k~ > n). Each construction sees only the problem (true model, learned family, support, lengths) and
-returns exact learned parameters; :mod:`proofkit.falsify` tries them before any fit and certifies them
-like any other candidate (:func:`proofkit.certify_model.certificate`)."""
+returns exact learned parameters; :mod:`proofkit.engine.falsify` tries them before any fit and certifies them
+like any other candidate (:func:`proofkit.certificates.certify_model.certificate`)."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ WITNESSES = ("pair-bump",)
 
 def witness(problem: Any) -> tuple[Any, list[str]]:
     """The first closed-form witness construction that applies (a certified
-    :class:`proofkit.spec.WitnessOutcome`), or None, with why each construction did not apply."""
+    :class:`proofkit.language.spec.WitnessOutcome`), or None, with why each construction did not apply."""
     from .pairsum import off_support_bump
 
     why: list[str] = []
@@ -70,14 +70,14 @@ def witness(problem: Any) -> tuple[Any, list[str]]:
 @dataclass(frozen=True)
 class ConstructionFalsifier:
     """A theorem's falsifier interface (``search(params)``, ``replay(witness)``) over the engine's
-    closed-form witness constructions: what :mod:`proofkit.replay` uses for a witness record that names
+    closed-form witness constructions: what :mod:`proofkit.engine.replay` uses for a witness record that names
     a construction."""
 
     theorem: Any
 
     def search(self, params: dict[str, Any]) -> Any:
-        from ..problem import build_problem
-        from ..spec import WitnessOutcome
+        from ..engine.problem import build_problem
+        from ..language.spec import WitnessOutcome
 
         out, why = witness(build_problem(self.theorem, params, seed=0, dps=60))
         if out is None:

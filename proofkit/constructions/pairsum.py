@@ -2,7 +2,7 @@
 + x_i)): a learner that equals the truth on every pair the training support shows and differs off it.
 
 Where the training support bounds the pairs of its sequences, sum(a) + sum(b) <= c' < 2n for a = x_i,
-b = x_j, i != j (:meth:`proofkit.support.Support.pair_bound`), the learner psi = phi + g with
+b = x_j, i != j (:meth:`proofkit.engine.support.Support.pair_bound`), the learner psi = phi + g with
 
     g(a, b) = max(a + b - c', 0)^2 (a - b)^2
 
@@ -23,10 +23,10 @@ from typing import Any
 
 import sympy as sp
 
-from .. import closed_form_data
-from ..certify import arb_precision
-from ..spec import WitnessOutcome
-from ..symbolic import Unsupported, ball
+from ..certificates import closed_form_data
+from ..certificates.certify import arb_precision
+from ..engine.symbolic import Unsupported, ball
+from ..language.spec import WitnessOutcome
 
 NAME = "pair-bump"
 #: candidate token values for the witness, simplest first

@@ -1,6 +1,6 @@
 """Exact checks that C-RASP theorem files declare as Computed claims: exhaustive agreement with a ground
 truth, row counts against reference values and the program-level Theorem-12 bound. Each returns
-:class:`~proofkit.evidence.Evidence` naming exactly what was enumerated (the domain, with its count);
+:class:`~proofkit.language.evidence.Evidence` naming exactly what was enumerated (the domain, with its count);
 the engine decides the verdict (docs/verdicts.md)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
-from ..evidence import Evidence, Method, fails, holds
+from ..language.evidence import Evidence, Method, fails, holds
 from . import analysis, comm
 from .compare import sample_check
 from .library import Entry, check_entry, load_index

@@ -5,7 +5,7 @@ input at fault (``--string``, ``--max-len``, ``--against``, ...) on one line; a 
 :data:`proofkit.errors.MAX_ECHO` characters. A syntax error in the program is reported as
 ``FILE:LINE:COL: expected ..., got ...`` (still one self-contained line), followed by the line at fault, a
 caret under the column and a hint for common slips (:mod:`proofkit.crasp.diagnostics`). Every command whose
-work grows with its input is estimated and refused above the work cap first (:mod:`proofkit.workguard`).
+work grows with its input is estimated and refused above the work cap first (:mod:`proofkit.scale.workguard`).
 
 ``--against regex:PATTERN@ALPHABET`` is matched by a finite automaton built from the pattern
 (:mod:`proofkit.crasp.regex`), never by Python's backtracking engine, whose time is exponential on
@@ -20,9 +20,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .. import arrays, formats, progress, workguard
 from ..errors import InputError, echo
-from ..params import ascii_int
+from ..interface import progress
+from ..language.params import ascii_int
+from ..numerics import arrays
+from ..scale import workguard
+from ..storage import formats
 from . import analysis, comm
 from .diagnostics import ProgramTextError
 from .evaltable import eval_report
@@ -279,7 +282,7 @@ def _compile(program: Program, args: argparse.Namespace) -> tuple[int, Any, str]
         samples = 16 if args.samples is None else args.samples
         screened = screen(program, network, args.sample_len, samples, args.seed, args.precision)
     if args.out:  # atomic (temp file, fsync, rename); a folder, device or unwritable path is exit 2
-        from ..atomic import write_file
+        from ..storage.atomic import write_file
 
         write_file(args.out, network.to_json(), "--out")
     failed = mismatch is not None or (screened is not None and screened.mismatch is not None)
@@ -295,7 +298,7 @@ def _compile(program: Program, args: argparse.Namespace) -> tuple[int, Any, str]
 
 def _check_out(out: str) -> None:
     """The folder of --out exists and is a folder (the file itself is written atomically afterwards)."""
-    from ..atomic import prepare_folder
+    from ..storage.atomic import prepare_folder
 
     try:
         prepare_folder(Path(os.path.realpath(out)).parent, "--out", create=False)

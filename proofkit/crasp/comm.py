@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from proofkit import arrays
 from proofkit.crasp.compare import PrefixFn, all_strings, as_prefix_fn, check_prefix_output, check_symbols
 from proofkit.errors import InputError
+from proofkit.numerics import arrays
 
 MODES = ("prefix-vector", "final")
 MAX_STRINGS = 1 << 31
@@ -106,7 +106,8 @@ def rows(f_prefixes: Any, alphabet_size: int, N: int, mode: str = "prefix-vector
     about 200 bytes per string of a chunk for the int64 input and a counter-style f), f is evaluated
     once per string, and each Alice row is hashed as its packed bit vector.
 
-    ``xp`` (:mod:`proofkit.arrays`): None keeps the prefix-function contract, f takes and returns host
+    ``xp`` (:mod:`proofkit.numerics.arrays`): None keeps the prefix-function contract, f takes and returns
+    host
     numpy arrays (it may compute elsewhere itself: ``accepts_prefixes`` with no ``xp`` runs on the
     ``--backend``). With a namespace, the strings are built in it, f must take and return arrays of it
     (e.g. ``lambda X: accepts_prefixes(program, X, xp)``), the rows are bit-packed in it, and only the

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from proofkit import workguard
 from proofkit.errors import InputError
+from proofkit.scale import workguard
 
 PrefixFn = Callable[[np.ndarray], np.ndarray]
 
@@ -45,7 +45,7 @@ def all_strings(alphabet_size: int, length: int, start: int = 0, stop: int | Non
                 xp: Any = None) -> Any:
     """All strings of one length in lexicographic order (rows start..stop-1), as an int64 array.
 
-    ``xp``: the array namespace to build them in (:mod:`proofkit.arrays`; e.g. on a GPU, next to the
+    ``xp``: the array namespace to build them in (:mod:`proofkit.numerics.arrays`; e.g. on a GPU, next to the
     evaluation); None builds a host numpy array, what prefix functions take by default."""
     if alphabet_size < 1:
         raise InputError("alphabet_size", "an integer >= 1", alphabet_size)
@@ -148,7 +148,8 @@ def exhaustive_check(f_prefixes: Any, truth: Any, alphabet_size: int, max_len: i
     """Compare on all strings of length <= max_len; return the shortest, then lexicographically least,
     disagreeing string, or None. Strings of length max_len are evaluated at every prefix, which covers
     all shorter strings. The work (strings x positions x ``per_cell`` operations of both sides) is
-    estimated first and refused above the cap (InputError naming ``field``, :mod:`proofkit.workguard`)."""
+    estimated first and refused above the cap (InputError naming ``field``,
+    :mod:`proofkit.scale.workguard`)."""
     if max_len < 0:
         raise InputError("max_len", "an integer >= 0", max_len)
     workguard.guard(field, workguard.enumeration(alphabet_size, max_len, per_cell))

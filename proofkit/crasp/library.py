@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import safejson
 from ..errors import InputError
+from ..storage import safejson
 from . import analysis
 from .compare import exhaustive_check, sample_check
 from .ir import Program

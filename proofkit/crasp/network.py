@@ -198,7 +198,7 @@ class Network:
 
     @staticmethod
     def from_json(text: str | bytes) -> Network:
-        """Inverse of to_json, for any input: the bounded loader (``proofkit.safejson``) parses it and
+        """Inverse of to_json, for any input: the bounded loader (``proofkit.storage.safejson``) parses it and
         :mod:`proofkit.crasp.weights` checks every field (shapes against the stream width, indices in range,
         weights exact rationals of capped size); every failure is an InputError naming the field."""
         from .weights import network_from_json

@@ -480,7 +480,7 @@ def load(path: str | Path) -> Program:
     """Read and parse a program file (UTF-8); the program's name is the file's stem. The read is bounded
     (a regular file of at most 4 x MAX_CHARS bytes, refused without blocking otherwise: /dev/zero and
     FIFOs are input errors, not hangs)."""
-    from .. import safejson
+    from ..storage import safejson
 
     p = Path(path)
     text = safejson.read_text(p, "program file", 4 * MAX_CHARS)

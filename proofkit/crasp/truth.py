@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from proofkit import formats, safejson
 from proofkit.errors import InputError
+from proofkit.storage import formats, safejson
 
 from .compare import (
     Disagreement,
@@ -201,7 +201,8 @@ class DFA(GroundTruth):
     def from_json(cls, text_or_dict: str | Mapping[str, Any], **meta: Any) -> DFA:
         """Parse and strictly validate a DFA from JSON text or an already-parsed dict: the field checks
         first (they say more), then the published schema (``proofkit/schemas/dfa.schema.json``,
-        :func:`proofkit.formats.validate`, InputError naming the JSON path), so a file proofkit accepts is
+        :func:`proofkit.storage.formats.validate`, InputError naming the JSON path), so a file proofkit
+        accepts is
         a file the schema accepts."""
         data = _parse_json_object(text_or_dict)
         for key in data:
@@ -231,7 +232,7 @@ class DFA(GroundTruth):
 
 def _parse_json_object(text_or_dict: str | Mapping[str, Any]) -> Mapping[str, Any]:
     """JSON text or a mapping -> a mapping; InputError field "dfa" otherwise. Text goes through the
-    bounded loader (size, depth, duplicate keys, number caps: ``proofkit.safejson``)."""
+    bounded loader (size, depth, duplicate keys, number caps: ``proofkit.storage.safejson``)."""
     if isinstance(text_or_dict, Mapping):
         return text_or_dict
     if not isinstance(text_or_dict, str):

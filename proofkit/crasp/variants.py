@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..errors import InputError
-from ..spec import WitnessOutcome
+from ..language.spec import WitnessOutcome
 from .compiler import Mismatch, compile_program, smallest_failure
 from .interp import evaluate
 from .ir import Program

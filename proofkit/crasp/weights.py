@@ -1,5 +1,5 @@
 """Loading a Limit Transformer's weights (``proofkit crasp compile --out`` writes them) from JSON that may
-come from anywhere: the bounded loader (``proofkit.safejson``) parses it, and every field is checked
+come from anywhere: the bounded loader (``proofkit.storage.safejson``) parses it, and every field is checked
 before a :class:`~proofkit.crasp.network.Network` is built: shapes against the stream width, indices in
 range, weights exact rationals ('p' or 'p/q', ASCII, capped digits, never floats), activations known;
 then the document is validated against its published schema (``proofkit/schemas/limit-weights.schema.json``,
@@ -13,8 +13,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from .. import formats, safejson
 from ..errors import InputError
+from ..storage import formats, safejson
 from .network import ACTIVATIONS, MLP, Head, Layer, Mat, Network
 
 

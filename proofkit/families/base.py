@@ -1,20 +1,21 @@
 """The contract every model family follows (scikit-learn style: declarative constructor, then query).
 
 A family maps a flat parameter vector ``theta`` and a batch of sequences ``X`` (shape N x t x n) to the
-pre-activation logits at the last position (N x m), in any backend of :mod:`proofkit.backend`, with an
+pre-activation logits at the last position (N x m), in any backend of :mod:`proofkit.numerics.backend`, with
+an
 analytic Jacobian. Families know nothing about theorems or verdicts.
 
 Forward passes (``logits``, ``states``, ``token_map``) are written against the array API standard
 through ``ops.xp`` (namespace functions, never array methods the standard lacks), so the float64 ones
-run in any namespace of :func:`proofkit.arrays.float64_ops` (numpy, CuPy, array-api-strict): that is
+run in any namespace of :func:`proofkit.numerics.arrays.float64_ops` (numpy, CuPy, array-api-strict): that is
 how batched support screens evaluate models on a GPU. The object backends (mpmath, arb, sympy) keep
 ``ops.xp`` = numpy. ``X`` arrives in the namespace of ``ops``; ``theta`` may be a host array (it is moved,
 :meth:`Family.unpack_in`). Jacobians serve the fit only and stay numpy (float64 or object arrays).
 
 Optional accessors unlock certificates over a continuum: ``markov`` (families linear in their inputs:
 all-length logit bounds), ``states`` with ``state_readout`` (the same model read out by a given matrix:
-all-length bounds of relations over the states, :mod:`proofkit.certify_states`), ``unit_parts``
-(hidden-unit families: support-wide token bounds, :mod:`proofkit.certify_features`).
+all-length bounds of relations over the states, :mod:`proofkit.certificates.certify_states`), ``unit_parts``
+(hidden-unit families: support-wide token bounds, :mod:`proofkit.certificates.certify_features`).
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import arrays
-from ..backend import FLOAT64, Ops
+from ..numerics import arrays
+from ..numerics.backend import FLOAT64, Ops
 
 
 def _foreign(a: Any) -> bool:

@@ -4,9 +4,11 @@
 base family's blocks keep their offsets. Wrapping a family linear in its inputs keeps its Markov
 parameters (``markov``: the bias is a constant that no token multiplies) and its state readouts (the
 states do not see the readout bias), so the all-length bounds apply with the constant bias difference
-added (:mod:`proofkit.generalization`). It deliberately has no ``markov_jacobian``: an interval existence
+added (:mod:`proofkit.engine.generalization`). It deliberately has no ``markov_jacobian``: an interval
+existence
 proof over the Markov equations alone would not pin the bias, so the wrapper's zero-risk learners are
-proven by :mod:`proofkit.falsify` (base family's proof, bias set exactly to the true one) or not at all.
+proven by :mod:`proofkit.engine.falsify` (base family's proof, bias set exactly to the true one) or not at
+all.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..backend import FLOAT64, Ops
+from ..numerics.backend import FLOAT64, Ops
 from .base import Batches, Family, _foreign, to_namespace
 
 
@@ -83,7 +85,7 @@ class BiasedReadout(Family):
         return np.concatenate([core, self.offset(theta)])
 
     def kink_sequences(self, theta: np.ndarray, t: int, support: Any) -> np.ndarray:
-        """The base family's kink inputs (:mod:`proofkit.adversarial`); none without the hook."""
+        """The base family's kink inputs (:mod:`proofkit.engine.adversarial`); none without the hook."""
         if not hasattr(self.base, "kink_sequences"):
             return np.zeros((0, t, self.n))
         return self.base.kink_sequences(self.core(theta), t, support)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..backend import FLOAT64, Ops
+from ..numerics.backend import FLOAT64, Ops
 from . import gauge
 from .base import Batches, Family
 
@@ -144,7 +144,7 @@ class DeepSets(Family):
 
     def unit_parts(self, theta: np.ndarray) -> dict[str, Any]:
         """The hidden units and the pooled readout by role, so that support-wide certificates
-        (:mod:`proofkit.certify_features`) need not know this family's parameter layout:
+        (:mod:`proofkit.certificates.certify_features`) need not know this family's parameter layout:
         ``psi(x) = out_weights activation(in_weights x + in_bias) + out_bias`` and
         ``logit = readout sum_j psi(x_j) + readout_bias`` (``readout_bias`` None without a bias).
         Arrays are views of ``theta`` in its own backend."""

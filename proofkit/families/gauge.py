@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..backend import Ops
+from ..numerics.backend import Ops
 from .base import Family
 
 

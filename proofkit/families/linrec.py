@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..backend import FLOAT64, Ops
+from ..numerics.backend import FLOAT64, Ops
 from .base import Batches, Family
 
 

@@ -2,7 +2,8 @@
 
 The pooled value is the sum-pooled one divided by the length t, so every quantity of the sum-pooled
 family (Jacobian, hidden units) carries over with a factor 1/t on the pooled part. The support-wide
-length bound of :func:`proofkit.certify_features.sum_bound` (t sup_x |A_h psi - A_f phi|) stays a valid,
+length bound of :func:`proofkit.certificates.certify_features.sum_bound` (t sup_x |A_h psi - A_f phi|) stays
+a valid,
 if loose, upper bound here: the mean gap is at most sup_x |A_h psi - A_f phi|.
 """
 
@@ -12,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..backend import FLOAT64, Ops
+from ..numerics.backend import FLOAT64, Ops
 from .deepsets import DeepSets, HingeDeepSets
 
 

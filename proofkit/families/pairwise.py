@@ -13,7 +13,8 @@ Linear in the learned parameters: with the features fixed, the logit is linear i
 (``G sum_j p(x_t, x_j) + A E x_t``). Zero risk on a support whose length-t sections have interior is
 then an exact linear statement: the polynomial ``h - f`` in the tokens vanishes identically, i.e. each
 of its monomial coefficients (integer combinations of the entries of ``A - A_f`` and ``G - G_f``) is 0.
-:func:`coefficient_rows` writes those equations in exact integers (:mod:`proofkit.certify_pairwise`).
+:func:`coefficient_rows` writes those equations in exact integers
+(:mod:`proofkit.certificates.certify_pairwise`).
 
 The Jacobian in ``(A, a, W)`` is exact (bilinear model), written through ``ops`` like the model.
 """
@@ -26,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..backend import FLOAT64, Ops
+from ..numerics.backend import FLOAT64, Ops
 from . import gauge
 from .base import Family, to_namespace
 from .deepsets import _hinge2, linear_readout_jacobian
@@ -70,7 +71,7 @@ class PairwiseSum(Family):
 
     def feature_names(self) -> list[str]:
         """p's entries in column order (a = query, b = key)."""
-        from ..certify_pairwise import monomial_name
+        from ..certificates.certify_pairwise import monomial_name
 
         return ([monomial_name(e, self.n) for e in self.exponents]
                 + [f"max(b{i} - {kn}, 0)^2" for kn, i in self.hinges])
@@ -204,16 +205,16 @@ class PairwiseSum(Family):
     def exact_zero_risk(self, learned: list[str], true: Family, true_params: list[str], support: Any,
                         lengths: list[int], activation: str, X: np.ndarray) -> tuple[bool, str]:
         """Exact certificate that the learner (exact decimals or p/q) has zero risk on every training
-        sequence and differs from f at X (:func:`proofkit.pairwise_zero_risk.certify`)."""
-        from ..pairwise_zero_risk import certify
+        sequence and differs from f at X (:func:`proofkit.certificates.pairwise_zero_risk.certify`)."""
+        from ..certificates.pairwise_zero_risk import certify
 
         return certify(self, learned, true, true_params, support, lengths, activation, X)
 
     def project_zero_risk(self, learned: list[str], true: Family, true_params: list[str], support: Any,
                           lengths: list[int]) -> list[str] | None:
         """The rounded learner re-solved onto the exact zero-risk set of the training equations, or None
-        (:func:`proofkit.pairwise_zero_risk.project`)."""
-        from ..pairwise_zero_risk import project
+        (:func:`proofkit.certificates.pairwise_zero_risk.project`)."""
+        from ..certificates.pairwise_zero_risk import project
 
         return project(self, learned, true, true_params, support, lengths)
 

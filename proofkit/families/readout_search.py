@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 
-from proofkit import closed_form_data
+from proofkit.certificates import closed_form_data
 from proofkit.families.readout import (
     KeyInteraction,
     Model,
@@ -39,7 +39,7 @@ from proofkit.families.readout import (
     polytope_max,
     term_counts,
 )
-from proofkit.spec import WitnessOutcome
+from proofkit.language.spec import WitnessOutcome
 
 CONCLUSION = "every zero-risk learner generalizes (exact witness search)"
 FAMILIES = ("off-support (psi = phi + max(k - q, 0)^2), T-key (the pair part of f), compositional-hinge "

@@ -2,7 +2,8 @@
 
 The logits are the pre-activation readout ``A h_t``; the readout activation (if any) is applied by the
 learning problem, as for :class:`~proofkit.families.linrec.LinearRecurrence`. The hidden activation
-``sigma`` is a parameter of the family (sigmoid, tanh, softplus, relu, identity: :mod:`proofkit.activation`).
+``sigma`` is a parameter of the family (sigmoid, tanh, softplus, relu, identity:
+:mod:`proofkit.numerics.activation`).
 
 The Jacobian is the exact chain rule (forward-mode through time), written through ``ops`` like the model,
 so it is exact in the sympy backend and an enclosure in the ball backend; finite differences would lose
@@ -15,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import activation as act
-from ..backend import FLOAT64, Ops
+from ..numerics import activation as act
+from ..numerics.backend import FLOAT64, Ops
 from .base import Family
 
 #: activation -> its kinks (points where it is not differentiable)
@@ -82,12 +83,13 @@ class VanillaRNN(Family):
 
     def kink_sequences(self, theta: np.ndarray, t: int, support: Any) -> np.ndarray:
         """Length-t sequences that put one hidden unit's pre-activation at a kink of sigma (ReLU: 0),
-        for the adversarial test suites (:mod:`proofkit.adversarial`): for each unit r and each position
+        for the adversarial test suites (:mod:`proofkit.engine.adversarial`): for each unit r and each
+        position
         j (last, middle, first), tokens at the box's upper corner before j, a token x_j of the box with
         (Lam h_{j-1} + B x_j)_r = kink (solved in float64, so the pre-activation is the kink up to
         rounding, ~1e-16 relative), tokens at the lower corner after j. Units and positions where no
         token of the box reaches the kink are skipped; a smooth sigma has no kinks (empty result)."""
-        from ..adversarial import positions, solve_in_box
+        from ..engine.adversarial import positions, solve_in_box
 
         kinks = KINKS.get(self.sigma, ())
         p = {key: np.array([[float(v) for v in row] for row in block])

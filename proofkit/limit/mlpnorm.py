@@ -31,13 +31,14 @@ import numpy as np
 from array_api_compat import array_namespace
 from scipy.optimize import linprog
 
-from .. import arrays
 from ..errors import InputError
+from ..numerics import arrays
 from .constructions import interpolation_error_bound, relu_interpolant
 
 #: total variation of psi' over the real line
 TV_DPSI = {"relu": 1.0, "tanh": 2.0, "sigmoid": 0.5}
-#: activations on arrays of any array-API namespace (numpy for the LP, :mod:`proofkit.arrays` for the sweep)
+#: activations on arrays of any array-API namespace (numpy for the LP, :mod:`proofkit.numerics.arrays` for
+# the sweep)
 PSI = {"tanh": lambda u: array_namespace(u).tanh(u),
        "sigmoid": lambda u: 0.5 * (1.0 + array_namespace(u).tanh(0.5 * u)),
        "relu": lambda u: array_namespace(u).maximum(u, 0.0)}
@@ -92,7 +93,8 @@ def dense_error(a: np.ndarray, t: np.ndarray, w: np.ndarray, c: float, omega: fl
                 xp: Any = None) -> tuple[float, float]:
     """max |g(z) - sin(omega z)| over ``dense`` equispaced points z of [-1, 1], for the network
     g(z) = sum_k w_k psi(a_k (z - t_k)) + c, and the spacing of the points: a float64 sweep in the array
-    namespace ``xp`` (None: the ``--backend``'s, :mod:`proofkit.arrays`), in blocks of DENSE_BLOCK points."""
+    namespace ``xp`` (None: the ``--backend``'s, :mod:`proofkit.numerics.arrays`), in blocks of DENSE_BLOCK
+    points."""
     xp = arrays.namespace() if xp is None else xp
     a, t, w = (arrays.asarray(v, xp, xp.float64) for v in (a, t, w))
     zd = xp.linspace(-1.0, 1.0, dense, dtype=xp.float64)

@@ -34,9 +34,9 @@ from typing import Any
 import mpmath as mp
 import numpy as np
 
-from .. import arrays
 from ..errors import InputError
-from ..exact import exact_row
+from ..numerics import arrays
+from ..numerics.exact import exact_row
 from . import flush
 
 ACTIVATIONS = ("relu", "heaviside", "identity")
@@ -293,7 +293,7 @@ def screen_float64(model: LimitTransformer, X: Any, p: int | None, xp: Any = Non
     (S, m) and a boolean mask of rows where some softmax term sits within 1e-9 (relative, in the exponent)
     of the flush boundary, i.e. where float64 cannot decide the flush. A screen, never a verdict.
 
-    ``xp``: the array namespace (:mod:`proofkit.arrays`) to compute in; None computes in the
+    ``xp``: the array namespace (:mod:`proofkit.numerics.arrays`) to compute in; None computes in the
     ``--backend``'s and returns host numpy arrays, an explicit namespace returns arrays of it."""
     ns = arrays.namespace() if xp is None else xp
     X = ns.asarray(arrays.to_numpy(X)) if arrays.is_numpy(ns) else ns.asarray(X)

@@ -26,7 +26,7 @@ import mpmath as mp
 import numpy as np
 
 from ..errors import InputError
-from ..spec import WitnessOutcome
+from ..language.spec import WitnessOutcome
 from .counts import CountString, _iv, count_string, evaluate_counts
 from .model import LimitTransformer, evaluate, from_dict, rational_matrix, to_dict
 

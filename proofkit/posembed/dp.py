@@ -27,7 +27,7 @@ from typing import Any
 
 import mpmath as mp
 
-from ..tolerances import MIN_DPS
+from ..language.tolerances import MIN_DPS
 from . import dyck
 
 LogOdds = Callable[[int, int], Fraction]

@@ -27,7 +27,7 @@ from typing import Any
 import mpmath as mp
 
 from ..errors import InputError
-from ..exact import exact_row
+from ..numerics.exact import exact_row
 
 Vector = tuple[Fraction, ...]
 

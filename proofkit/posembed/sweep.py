@@ -1,6 +1,6 @@
 """Evidence over a counted set of cases with three outcomes per case, for the Richard 2024 theorem files.
 
-:func:`proofkit.evidence.forall` has two outcomes per case (holds, or a witness that fails). The
+:func:`proofkit.language.evidence.forall` has two outcomes per case (holds, or a witness that fails). The
 interval and ball comparisons of this package have a third: a ball that overlaps its bound decides
 nothing, and must never be read as a failure (nor as a success). :func:`over` runs a test on every case,
 counts the cases itself (an empty range is an empty domain, whatever the text says), stops at the first
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ..evidence import Evidence, Method, fails, holds, undecided
+from ..language.evidence import Evidence, Method, fails, holds, undecided
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ entry per key over the whole theorem set, found through each theorem's ``PaperRe
 The parser reads the subset those files use, by hand: no BibTeX parser is among proofkit's dependencies,
 and the subset is small (``@type{key, name = {value} | "value" | word, ...}`` with balanced braces;
 ``@comment``, ``@string`` and ``@preamble`` blocks and text between entries are skipped, as BibTeX skips
-them). Files are read through the bounded reader of :mod:`proofkit.safejson`; nothing in them is
+them). Files are read through the bounded reader of :mod:`proofkit.storage.safejson`; nothing in them is
 evaluated. An entry keeps its text exactly as written, which is what ``proofkit cite`` prints.
 """
 
@@ -14,8 +14,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import registry, safejson
 from ..errors import InputError
+from ..language import registry
+from ..storage import safejson
 
 #: byte cap of one .bib file (the shipped ones are under 1 kB each)
 MAX_BIB_BYTES = 1 << 20

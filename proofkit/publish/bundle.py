@@ -27,12 +27,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__, formats, registry, safejson
+from .. import __version__
 from ..errors import InputError
-from ..safejson import MAX_INT_DIGITS
-from ..spec import Theorem
-from ..tolerances import MAX_DPS, MIN_DPS
-from ..verdict import TheoremResult, Verdict
+from ..language import registry
+from ..language.spec import Theorem
+from ..language.tolerances import MAX_DPS, MIN_DPS
+from ..language.verdict import TheoremResult, Verdict
+from ..storage import formats, safejson
+from ..storage.safejson import MAX_INT_DIGITS
 from . import bib, env, records
 from .spec_json import theorem_json
 
@@ -133,7 +135,7 @@ def build(thm: Theorem, overrides: Mapping[str, Any] | None = None, *, seed: int
           records_folder: Path | None = None) -> dict[str, Any]:
     """Check ``thm`` at these inputs and return its bundle, hash included. ``records_folder``: where its
     stored records are (None: none carried)."""
-    from ..check import check
+    from ..engine.check import check
 
     overrides = dict(overrides or {})
     res = check(thm, overrides, dps=dps, seed=seed)

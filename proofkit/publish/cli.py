@@ -15,11 +15,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .. import atomic, parallel, progress, registry, report
 from ..errors import InputError
-from ..formats import stamp
-from ..parallel import jobs_arg
-from ..tolerances import MAX_DPS, MIN_DPS
+from ..interface import progress, report
+from ..language import registry
+from ..language.tolerances import MAX_DPS, MIN_DPS
+from ..scale import parallel
+from ..scale.parallel import jobs_arg
+from ..storage import atomic
+from ..storage.formats import stamp
 from . import bundle, cite, figures, records, refs, render, table
 from . import verify as verifying
 
@@ -149,7 +152,7 @@ def _formats(args: argparse.Namespace) -> list[str]:
 
 def _paper_tables(args: argparse.Namespace) -> int:
     """The former ``report``: paper tables row by row, with the toolkit's verdict and evidence."""
-    from ..check import check
+    from ..engine.check import check
 
     if args.format or args.out or args.figures:
         raise InputError("--tables", "no --format, --out or --figures with --tables")

@@ -9,15 +9,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import atomic, progress
 from ..errors import InputError
-from ..parallel import jobs_arg
+from ..interface import progress
+from ..scale.parallel import jobs_arg
+from ..storage import atomic
 from . import drops, records
 
 
 def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
     """Register ``drops``."""
-    from ..dropspace import MAX_SETTINGS
+    from ..engine.dropspace import MAX_SETTINGS
 
     s = sub.add_parser("drops", help="drop every assumption of the chosen theorems in turn: certified or "
                        "uncertified counterexample, proven superfluous, empty search (over what), no setting")

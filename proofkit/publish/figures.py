@@ -25,9 +25,11 @@ from typing import Any
 
 import mpmath as mp
 
-from .. import atomic, progress, registry
 from ..errors import InputError
-from ..tolerances import MIN_DPS
+from ..interface import progress
+from ..language import registry
+from ..language.tolerances import MIN_DPS
+from ..storage import atomic
 from .bib import theorem_folder
 
 HINT = 'matplotlib, the plot extra: pip install "proofkit[plot]"'
@@ -50,7 +52,7 @@ def require_matplotlib() -> None:
 
 def scan_data(jobs: int = 1) -> dict[str, Any]:
     """Status per T of each scan in SCANS (check only), and its threshold."""
-    from ..scan import scan
+    from ..engine.scan import scan
 
     thms = registry.load_all()
     out: dict[str, Any] = {"param": "T", "values": list(SCAN_VALUES), "dps": MIN_DPS, "seed": 0, "scans": [],
@@ -94,8 +96,8 @@ def rows_data() -> dict[str, Any]:
 
 def residual_data() -> dict[str, Any]:
     """The training residual of AM24.T4's fit (seed 0) at each of RESIDUAL_DPS, and its tolerance."""
-    from ..fit import default_tol, fit
-    from ..problem import build_problem
+    from ..engine.fit import default_tol, fit
+    from ..engine.problem import build_problem
 
     out: dict[str, Any] = {"theorem": "AM24.T4", "seed": 0, "dps": [], "log10_residual": [], "log10_tol": [],
                            "converged": [], "missing": []}

@@ -1,5 +1,5 @@
 """The stored counterexample records a report links and a bundle carries: every ``*.json`` of a records
-folder, loaded and validated by :func:`proofkit.record.load`, grouped by the theorem id they name.
+folder, loaded and validated by :func:`proofkit.storage.record.load`, grouped by the theorem id they name.
 
 The folder is the one given (``--records DIR``), else ``counterexamples/`` of proofkit's source tree,
 else ``./counterexamples`` when the working directory has one (an installed package ships none); no
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import record
 from ..errors import InputError
+from ..storage import record
 
 #: the folder name proofkit writes records to (``falsify --out`` default)
 FOLDER = "counterexamples"

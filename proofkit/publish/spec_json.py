@@ -10,8 +10,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..report import statement_latex
-from ..spec import Theorem
+from ..interface.report import statement_latex
+from ..language.spec import Theorem
 
 
 def theorem_json(thm: Theorem, dropped: Sequence[str] = ()) -> dict[str, Any]:

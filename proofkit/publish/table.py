@@ -4,7 +4,8 @@ Columns: theorem id; the paper and its section (``Theorem.paper``: section and e
 name and role; its verdict; what a refutation is (``finding``: ``erratum`` for a statement false as the
 paper prints it, ``<reading> refuted`` for a reading of proofkit's, empty otherwise); what the verdict
 covers (``scope``: reading, domain, evidence, "at the fitted learner", rendered by
-:func:`proofkit.evidence.render`); the arithmetic of the evidence (``precision``); whether that evidence
+:func:`proofkit.language.evidence.render`); the arithmetic of the evidence (``precision``); whether that
+evidence
 is a proof (``certified``); the errata the relation search found for it; its note (tautology, control not
 biting); and links to the stored counterexample records of the theorem.
 
@@ -28,10 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..evidence import Method
-from ..evidence import render as render_scope
-from ..spec import Theorem
-from ..verdict import ClaimResult, TheoremResult, Verdict
+from ..language.evidence import Method
+from ..language.evidence import render as render_scope
+from ..language.spec import Theorem
+from ..language.verdict import ClaimResult, TheoremResult, Verdict
 from .records import Stored
 
 #: (field, header) of every column, in order

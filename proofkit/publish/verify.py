@@ -34,16 +34,19 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import record, registry, reproduce, workguard
 from ..errors import InputError, cap_text
-from ..spec import Computed, Theorem
+from ..interface import reproduce
+from ..language import registry
+from ..language.spec import Computed, Theorem
+from ..scale import workguard
+from ..storage import record
 from . import bundle as bundles
 from . import env
 from .compare import differences, listed, name, show
 from .spec_json import theorem_json
 
 REPRODUCES, DIFFERS, NOT_REDERIVED = "reproduces", "DIFFERS", "not re-derived"
-#: estimated work units (:mod:`proofkit.workguard`'s unit, about 1.5 ns) of the pieces of a re-check,
+#: estimated work units (:mod:`proofkit.scale.workguard`'s unit, about 1.5 ns) of the pieces of a re-check,
 #: from checks timed on the development machine and rounded up: the fit of a theorem with a learning
 #: setup (AM24.T4's whole check: 4.8 s), one computed claim (HYB24.NEG: 42 claims in 24 s), one sympy
 #: step or one relation evaluated at the fit, one record replay with its certificate re-check
@@ -277,7 +280,7 @@ def _record_set(carried: list[dict[str, Any]], tid: str, folder: Path | None) ->
 def _replay(entry: dict[str, Any], folder: Path, i: int) -> RecordCheck:
     """Replay one carried record from a temporary copy; a record that no longer replays (a stored field
     disagrees, or it does not load) does not reproduce, with the reason."""
-    from ..replay import replay
+    from ..engine.replay import replay
 
     path = folder / f"record{i}.json"
     path.write_text(record.canonical(entry["record"]), encoding="utf-8")
@@ -335,7 +338,7 @@ def _parts(data: dict[str, Any], thm: Theorem, params: dict[str, Any], true_at: 
 def verify(data: dict[str, Any], file: str, records_folder: Path | None = None) -> Verification:
     """Verify a loaded bundle (:func:`proofkit.publish.bundle.load`) named ``file`` in messages, its
     record set against ``records_folder`` (None: the set is not re-derived, which is said)."""
-    from ..check import check
+    from ..engine.check import check
 
     tid = data["theorem"]["id"]
     out = Verification(file, tid, data["sha256"])

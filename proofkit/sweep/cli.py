@@ -16,10 +16,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .. import formats, progress
 from ..errors import InputError
-from ..parallel import jobs_arg
-from ..spec import Theorem
+from ..interface import progress
+from ..language.spec import Theorem
+from ..scale.parallel import jobs_arg
+from ..storage import formats
 from . import runner, store
 from .spec import SweepSpec, load
 from .summary import Entry, coordinates, label, summarize, text

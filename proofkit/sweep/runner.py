@@ -2,7 +2,7 @@
 (``--scheduler ADDRESS``), yielded one by one as they complete so that the caller writes each result at
 once (a kill loses at most the points in flight).
 
-Every path runs the same unit, :func:`proofkit.parallel.scan_value_id` (``scan_value`` of a theorem by
+Every path runs the same unit, :func:`proofkit.scale.parallel.scan_value_id` (``scan_value`` of a theorem by
 id: the check, and the counterexample search where the theorem has one), wrapped in the pool's context
 re-establishment (theorem folders, work cap, array backend; a bad-input error comes back as plain
 fields). Its arguments are plain data and both functions are module-level, so Dask workers receive them
@@ -21,9 +21,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from .. import parallel
+from ..engine.scan import ScanRow
 from ..errors import InputError
-from ..scan import ScanRow
+from ..scale import parallel
 
 DASK_HINT = 'pip install "proofkit[dask]"'
 #: seconds to wait for a Dask scheduler to answer before the address is bad input
@@ -32,7 +32,7 @@ CONNECT_TIMEOUT_S = 10
 
 @dataclass(frozen=True)
 class Call:
-    """One point to compute: its key and the arguments of :func:`proofkit.parallel.scan_value_id`."""
+    """One point to compute: its key and the arguments of :func:`proofkit.scale.parallel.scan_value_id`."""
 
     key: str
     args: tuple[Any, ...]

@@ -1,7 +1,7 @@
 """A sweep spec: which theorem, which parameter grid (the cartesian product of per-parameter value lists),
 which fixed parameters, precision, seeds and whether to search for counterexamples at each point.
 
-The spec is data: a JSON file read by the bounded loader (:mod:`proofkit.safejson`), or TOML (Python
+The spec is data: a JSON file read by the bounded loader (:mod:`proofkit.storage.safejson`), or TOML (Python
 3.11+, ``tomllib``) when the file name ends in ``.toml``. Every field is validated before anything runs:
 an unknown field, a wrong type, a parameter the theorem does not have, a value outside its range (each
 value is typed and checked as ``--set`` would), a parameter both swept and fixed, a repeated value or
@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import formats, registry, safejson
 from ..errors import InputError
-from ..params import Param
-from ..spec import Theorem
-from ..tolerances import MAX_DPS, MIN_DPS
+from ..language import registry
+from ..language.params import Param
+from ..language.spec import Theorem
+from ..language.tolerances import MAX_DPS, MIN_DPS
+from ..storage import formats, safejson
 
 #: the fields a spec may have
 FIELDS = ("theorem", "grid", "fixed", "dps", "seed", "seeds", "search", "out", "description")

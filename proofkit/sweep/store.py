@@ -1,7 +1,8 @@
 """The sweep folder: ``sweep.json`` (the manifest: the spec's canonical form and its SHA-256),
 ``points/<key>.json`` (one result per point) and ``records/`` (counterexample records of the search).
 
-Every file is written atomically (:mod:`proofkit.atomic`): a sweep killed at any moment leaves each point
+Every file is written atomically (:mod:`proofkit.storage.atomic`): a sweep killed at any moment leaves each
+point
 file either absent or complete, so a rerun resumes from the completed points and loses at most the
 points that were being computed. A point's key is a short SHA-256 of its identity (theorem, every
 parameter value including defaults, seed, dps, search), so the file name is safe and one name is one
@@ -25,10 +26,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from .. import __version__, atomic, formats, safejson
+from .. import __version__
+from ..engine.scan import HOLDS, INCONCLUSIVE, REFUTED, ScanRow
 from ..errors import InputError
-from ..scan import HOLDS, INCONCLUSIVE, REFUTED, ScanRow
-from ..spec import Theorem
+from ..language.spec import Theorem
+from ..storage import atomic, formats, safejson
 from .spec import Point, SweepSpec, canonical_json
 
 MANIFEST, POINTS, RECORDS = "sweep.json", "points", "records"

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..scan import monotonicity_warnings, threshold
-from ..spec import Theorem
+from ..engine.scan import monotonicity_warnings, threshold
+from ..language.spec import Theorem
 from .spec import Point, SweepSpec, canonical_json
 from .store import POINTS
 

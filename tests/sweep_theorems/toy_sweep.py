@@ -6,9 +6,9 @@ import time
 
 import sympy as sp
 
-from proofkit.params import Param, ParamSpace
-from proofkit.spec import Assumption, Computed, PaperRef, Theorem, WitnessOutcome
-from proofkit.verdict import Verdict
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Assumption, Computed, PaperRef, Theorem, WitnessOutcome
+from proofkit.language.verdict import Verdict
 
 NEED = {"a": 3, "b": 5}
 

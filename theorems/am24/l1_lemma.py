@@ -5,12 +5,12 @@ from functools import cache
 import sympy as sp
 from sympy import Eq, Function, Symbol
 
-from proofkit.params import Param, ParamSpace
-from proofkit.predicates import C1, In, NonEmpty
-from proofkit.regions import NAMED, named
-from proofkit.spec import Assumption, PaperRef, SymbolicStep, Theorem
-from proofkit.transfer import FALSIFIER
-from proofkit.verdict import Verdict
+from proofkit.geometry.regions import NAMED, named
+from proofkit.geometry.transfer import FALSIFIER
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.predicates import C1, In, NonEmpty
+from proofkit.language.spec import Assumption, PaperRef, SymbolicStep, Theorem
+from proofkit.language.verdict import Verdict
 
 x, y = sp.symbols("x y", real=True)
 tau = Symbol("tau", real=True)
@@ -89,7 +89,7 @@ THEOREM = Theorem(
                                  Eq(sp.Derivative(f(x, y), x), sp.Derivative(g(x, y), x)),
                                  Eq(sp.Derivative(f(x, y), y), sp.Derivative(g(x, y), y)))),
     params=ParamSpace((
-        Param("region", str, "unit_disc", "the closed set X in R^2 (proofkit.regions)",
+        Param("region", str, "unit_disc", "the closed set X in R^2 (proofkit.geometry.regions)",
               choices=tuple(NAMED)),
     )),
     assumptions=(

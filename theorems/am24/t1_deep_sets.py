@@ -5,12 +5,13 @@ generalize, with A psi = B phi on [0,1]^n (Ahuja & Mansouri, Theorem 1, eqs. 10-
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
+from proofkit.engine.instances import deep_sets_true_params, hinge_knots
+from proofkit.engine.support import ALL_SUPPORTS, Support
 from proofkit.families import DeepSets
 from proofkit.families.deepsets import HingeDeepSets
-from proofkit.instances import deep_sets_true_params, hinge_knots
-from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
-from proofkit.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
-from proofkit.spec import (
+from proofkit.language.params import Param, ParamSpace, param_activation, param_supervision, param_T
+from proofkit.language.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
+from proofkit.language.spec import (
     Assumption,
     Generalization,
     GroupElement,
@@ -21,8 +22,7 @@ from proofkit.spec import (
     T_len,
     Theorem,
 )
-from proofkit.support import ALL_SUPPORTS, Support
-from proofkit.verdict import Verdict
+from proofkit.language.verdict import Verdict
 
 m, k, kt = Symbol("m"), Symbol("k"), Symbol("kt")
 A = MatrixSymbol("A", m, kt)  # learned readout
@@ -37,7 +37,7 @@ j_pos, i_len = Symbol("j", integer=True, positive=True), Symbol("i", integer=Tru
 
 
 def knots(p):
-    """Hinge knots of the structured family (proofkit.instances.hinge_knots)."""
+    """Hinge knots of the structured family (proofkit.engine.instances.hinge_knots)."""
     return hinge_knots(p["T"])
 
 
@@ -54,7 +54,7 @@ def true_model(p):
 
 
 def true_params(p):
-    """The default deep-sets true model (proofkit.instances.DEEP_SETS; the hinge model for the hinge
+    """The default deep-sets true model (proofkit.engine.instances.DEEP_SETS; the hinge model for the hinge
     family)."""
     F = true_model(p).F if p["family"] == "hinge" else None
     return deep_sets_true_params(p["n"], p["m"], p["T"], F, p["readout_bias"])

@@ -7,7 +7,7 @@ The learned and true pair maps are polynomial pair maps psi(a, b) = W p(a, b), p
 <= D in the 2n coordinates of (query a, key b) (proofkit.families.pairwise). With the features fixed the
 logit is linear in (A, G = A W), so zero training risk is an exact linear system in integers (monomial
 coefficients of h - f, a polynomial in the tokens vanishing on a set with interior), and "every zero-risk
-learner of this class generalizes" is decided exactly (proofkit.certify_pairwise): the claim
+learner of this class generalizes" is decided exactly (proofkit.certificates.certify_pairwise): the claim
 'every zero-risk learner generalizes (exact)'. Identification relations are then parameter identities:
 psi = phi on [0,1]^{2n} iff W = V (monomials are linearly independent functions).
 
@@ -16,7 +16,7 @@ psi = phi on [0,1]^{2n} iff W = V (monomials are linearly independent functions)
 true model B[r, r mod n] = 1, phi_i(a, b) = 1 - (T + 3/2) b_i: every training sequence whose coordinate
 i = r mod n passes 2T/(2T+1) at some token has logit_f,r <= t - T <= 0. ``readout_bias``:
 sigma(A (sum psi + x_i) + a), the true model with a bias too. Counterexamples of this class are certified
-exactly (proofkit.pairwise_zero_risk).
+exactly (proofkit.certificates.pairwise_zero_risk).
 """
 
 from collections.abc import Mapping
@@ -27,14 +27,14 @@ import numpy as np
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
-from proofkit import certify_pairwise as cp
-from proofkit.activation import is_injective
-from proofkit.evidence import Evidence, Method, fails, holds, undecided
+from proofkit.certificates import certify_pairwise as cp
+from proofkit.engine.instances import seeded_matrix
+from proofkit.engine.support import SUPPORTS, Support
 from proofkit.families.pairwise import PairwiseSum, monomials
-from proofkit.instances import seeded_matrix
-from proofkit.params import Param, ParamSpace, param_activation, param_supervision, param_T
-from proofkit.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
-from proofkit.spec import (
+from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
+from proofkit.language.params import Param, ParamSpace, param_activation, param_supervision, param_T
+from proofkit.language.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
+from proofkit.language.spec import (
     Assumption,
     Computed,
     Generalization,
@@ -46,8 +46,8 @@ from proofkit.spec import (
     Theorem,
     h_model,
 )
-from proofkit.support import SUPPORTS, Support
-from proofkit.verdict import Verdict
+from proofkit.language.verdict import Verdict
+from proofkit.numerics.activation import is_injective
 
 m, n, kt, F = Symbol("m"), Symbol("n"), Symbol("kt"), Symbol("F")
 a_bias = MatrixSymbol("a", m, 1)

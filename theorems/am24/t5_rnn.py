@@ -13,12 +13,13 @@ import numpy as np
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
+from proofkit.engine.instances import seeded_matrix, spectral_shrink, with_rank_drop
+from proofkit.engine.support import SUPPORTS, Support
 from proofkit.families import VanillaRNN
 from proofkit.families.biased import with_readout_bias
-from proofkit.instances import seeded_matrix, spectral_shrink, with_rank_drop
-from proofkit.params import Param, ParamSpace, param_T
-from proofkit.predicates import R_ALL, NonEmptyInterior, supp
-from proofkit.spec import (
+from proofkit.language.params import Param, ParamSpace, param_T
+from proofkit.language.predicates import R_ALL, NonEmptyInterior, supp
+from proofkit.language.spec import (
     Assumption,
     Generalization,
     GroupElement,
@@ -29,8 +30,7 @@ from proofkit.spec import (
     T_len,
     Theorem,
 )
-from proofkit.support import SUPPORTS, Support
-from proofkit.verdict import Verdict
+from proofkit.language.verdict import Verdict
 
 n = Symbol("n")
 At, Lt, Bt = MatrixSymbol("At", n, n), MatrixSymbol("Lt", n, n), MatrixSymbol("Bt", n, n)

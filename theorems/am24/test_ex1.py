@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from proofkit import registry
+from proofkit.engine.replay import replay
+from proofkit.engine.support import ALL_SUPPORTS, SUPPORTS, Support
 from proofkit.errors import InputError
-from proofkit.replay import replay
-from proofkit.support import ALL_SUPPORTS, SUPPORTS, Support
-from proofkit.testing import checked, falsified
-from proofkit.verdict import Verdict
+from proofkit.interface.testing import checked, falsified
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 
 TID = "AM24.EX1"
 _MOD = getmodule(registry.get(TID).claims[0].run)  # the theorem file, as the registry loaded it

@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from proofkit import registry
+from proofkit.engine.replay import replay
+from proofkit.engine.support import Support
 from proofkit.families.deepsets import HingeDeepSets
-from proofkit.replay import replay
-from proofkit.support import Support
-from proofkit.testing import checked, falsified
-from proofkit.verdict import Verdict
+from proofkit.interface.testing import checked, falsified
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 

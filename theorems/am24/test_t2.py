@@ -2,7 +2,8 @@
 defaults, the control refuted, the threshold in T under ALL (T = 2 identifies; T = 1 does not) and
 under ONLY (no T identifies), the no-residual remark (linear identification only), the readout bias
 (threshold T = 2), and the falsifier: certified counterexamples for ONLY(T), the ReLU readout and test
-tokens past the box (exact certificate of proofkit.pairwise_zero_risk), none for the other drops."""
+tokens past the box (exact certificate of proofkit.certificates.pairwise_zero_risk), none for the other
+drops."""
 
 from pathlib import Path
 
@@ -10,12 +11,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from proofkit import registry
-from proofkit.pairwise_zero_risk import certify, project
-from proofkit.problem import build_problem
-from proofkit.replay import replay
-from proofkit.testing import checked, falsified
-from proofkit.verdict import Verdict
+from proofkit.certificates.pairwise_zero_risk import certify, project
+from proofkit.engine.problem import build_problem
+from proofkit.engine.replay import replay
+from proofkit.interface.testing import checked, falsified
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 
 TID = "AM24.T2"
 EXACT = "every zero-risk learner generalizes (exact)"
@@ -116,7 +117,7 @@ def test_only_counterexample_is_an_exact_zero_risk_learner_independently():
 
 
 def _sym():
-    from proofkit.backend import SYM
+    from proofkit.numerics.backend import SYM
 
     return SYM
 

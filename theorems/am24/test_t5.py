@@ -4,9 +4,9 @@ printed errata, and the falsifier under dropped assumptions."""
 
 import pytest
 
-from proofkit import registry
-from proofkit.testing import checked, falsified
-from proofkit.verdict import Verdict
+from proofkit.interface.testing import checked, falsified
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 
 TID = "AM24.T5"
 P_RELATIONS = ["A~ = A P (P a permutation)", "B~ = P^T B", "Lam~ = P^T Lam P", "h~_t = P^T h_t"]

@@ -17,10 +17,10 @@ from typing import Any
 
 import sympy as sp
 
-from proofkit.evidence import Evidence, Method, fails, forall, holds, undecided
-from proofkit.params import Param, ParamSpace
-from proofkit.spec import Computed, PaperRef, Theorem, predicate
-from proofkit.verdict import Verdict
+from proofkit.language.evidence import Evidence, Method, fails, forall, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Computed, PaperRef, Theorem, predicate
+from proofkit.language.verdict import Verdict
 
 
 def paper_claim(p: Mapping[str, Any]) -> Evidence:

@@ -16,15 +16,15 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from proofkit import paperstyle as ps
-from proofkit import registry
-from proofkit.backend import MP
-from proofkit.evidence import Evidence, Method, fails, holds, undecided
-from proofkit.fit import fit
-from proofkit.params import Param, ParamSpace
-from proofkit.problem import build_problem
-from proofkit.spec import Computed, PaperRef, Theorem, function
-from proofkit.verdict import Verdict
+from proofkit.engine import paperstyle as ps
+from proofkit.engine.fit import fit
+from proofkit.engine.problem import build_problem
+from proofkit.language import registry
+from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Computed, PaperRef, Theorem, function
+from proofkit.language.verdict import Verdict
+from proofkit.numerics.backend import MP
 
 TEACHER = {"A": np.array([[1.5, -0.7], [0.4, 1.2]]), "Lam": np.array([[0.6, -0.3], [0.2, 0.5]]),
            "B": np.array([[1.0, 0.5], [-0.3, 0.8]])}

@@ -4,11 +4,11 @@ multiplication or Dyck-2 (Huang et al. 2024, Cor. 13 = Cor. 20, Remark 21): expo
 import sympy as sp
 
 from proofkit.crasp import comm
-from proofkit.evidence import Method, fails, holds
-from proofkit.params import Param, ParamSpace
-from proofkit.predicates import rows
-from proofkit.spec import Computed, PaperRef, Theorem
-from proofkit.verdict import Verdict
+from proofkit.language.evidence import Method, fails, holds
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.predicates import rows
+from proofkit.language.spec import Computed, PaperRef, Theorem
+from proofkit.language.verdict import Verdict
 
 N = sp.Symbol("N", integer=True, positive=True)
 

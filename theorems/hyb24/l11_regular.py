@@ -9,11 +9,11 @@ from proofkit.crasp import eventual
 from proofkit.crasp.checks import agreement, length_for, truth_rows
 from proofkit.crasp.library import load_index
 from proofkit.crasp.truth import LIBRARY
-from proofkit.evidence import Method, fails, holds, undecided
-from proofkit.params import Param, ParamSpace
-from proofkit.predicates import CRASP_PERIODIC, CRASP_PLAIN, Available, InCRASP
-from proofkit.spec import Assumption, Computed, PaperRef, Theorem
-from proofkit.verdict import Verdict
+from proofkit.language.evidence import Method, fails, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.predicates import CRASP_PERIODIC, CRASP_PLAIN, Available, InCRASP
+from proofkit.language.spec import Assumption, Computed, PaperRef, Theorem
+from proofkit.language.verdict import Verdict
 
 PROGRAMS = Path(__file__).parent / "programs"
 

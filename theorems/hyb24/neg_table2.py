@@ -37,11 +37,11 @@ from proofkit.crasp.morphism import (
     transform,
 )
 from proofkit.crasp.truth import CounterTruth, exhaustive_check
-from proofkit.evidence import Method, fails, holds, undecided
-from proofkit.params import Param, ParamSpace
-from proofkit.predicates import InCRASP
-from proofkit.spec import Computed, PaperRef, Theorem, function
-from proofkit.verdict import Verdict
+from proofkit.language.evidence import Method, fails, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.predicates import InCRASP
+from proofkit.language.spec import Computed, PaperRef, Theorem, function
+from proofkit.language.verdict import Verdict
 
 L_lang, L_prime, F_frag, h_morph = (sp.Symbol(n) for n in ("L", "L'", "F", "h"))
 preimage = function("preimage", "h^-1(L) = {w : h(w) in L}, the inverse image of L under the morphism h")

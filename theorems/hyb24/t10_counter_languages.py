@@ -5,10 +5,10 @@ from pathlib import Path
 import sympy as sp
 
 from proofkit.crasp.checks import agreement, rows_match
-from proofkit.params import Param, ParamSpace
-from proofkit.predicates import CRASP_PLAIN, InCRASP
-from proofkit.spec import Assumption, Computed, PaperRef, Theorem, function
-from proofkit.verdict import Verdict
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.predicates import CRASP_PLAIN, InCRASP
+from proofkit.language.spec import Assumption, Computed, PaperRef, Theorem, function
+from proofkit.language.verdict import Verdict
 
 depth = function("depth", "largest nesting depth of counts a program of the fragment may use (a count of a "
                           "counted predicate has depth 2)")

@@ -10,11 +10,11 @@ from proofkit.crasp import comm
 from proofkit.crasp.checks import length_for, rows_match
 from proofkit.crasp.library import load_index
 from proofkit.crasp.protocol import protocol_table
-from proofkit.evidence import Method, fails, holds, undecided
-from proofkit.params import Param, ParamSpace
-from proofkit.predicates import Local, Periodic, rows
-from proofkit.spec import Assumption, Computed, PaperRef, Theorem, function, predicate
-from proofkit.verdict import Verdict
+from proofkit.language.evidence import Method, fails, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.predicates import Local, Periodic, rows
+from proofkit.language.spec import Assumption, Computed, PaperRef, Theorem, function, predicate
+from proofkit.language.verdict import Verdict
 
 N = sp.Symbol("N", integer=True, positive=True)
 C, c_prec = sp.Symbol("C", positive=True), sp.Symbol("c_p", positive=True)

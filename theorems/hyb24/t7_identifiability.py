@@ -24,11 +24,11 @@ from proofkit.crasp.library import load_index
 from proofkit.crasp.parser import parse
 from proofkit.crasp.variants import reference
 from proofkit.crasp.vector import accepts_prefixes, all_strings
-from proofkit.evidence import Method, fails, forall, holds
-from proofkit.params import Param, ParamSpace
-from proofkit.predicates import ExpressibleLT, Local, Periodic
-from proofkit.spec import Assumption, Computed, PaperRef, Theorem, predicate
-from proofkit.verdict import Verdict
+from proofkit.language.evidence import Method, fails, forall, holds
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.predicates import ExpressibleLT, Local, Periodic
+from proofkit.language.spec import Assumption, Computed, PaperRef, Theorem, predicate
+from proofkit.language.verdict import Verdict
 
 f_target = sp.Symbol("f")
 GeneralizesInTheLimit = predicate("GeneralizesInTheLimit", "every run of the Inference Procedure (Def. 6: "

@@ -14,11 +14,11 @@ from proofkit.crasp.compiler import check_against, compile_program, precision_ne
 from proofkit.crasp.forward import run
 from proofkit.crasp.library import load_index
 from proofkit.crasp.variants import VARIANTS, CompilerFalsifier, reference
-from proofkit.evidence import Method, fails, holds
-from proofkit.params import Param, ParamSpace
-from proofkit.predicates import Accepts
-from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
-from proofkit.verdict import Verdict
+from proofkit.language.evidence import Method, fails, holds
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.predicates import Accepts
+from proofkit.language.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
+from proofkit.language.verdict import Verdict
 
 N, z = sp.Symbol("N", integer=True, positive=True), sp.Symbol("z", real=True)
 act_precision, offset = sp.Symbol("precision"), sp.Symbol("offset", integer=True, nonnegative=True)

@@ -11,11 +11,11 @@ from proofkit.crasp.checks import agreement, entry, length_for, truth_rows
 from proofkit.crasp.enumerate import search_all
 from proofkit.crasp.morphism import REDUCTIONS, resolve
 from proofkit.crasp.truth import LIBRARY
-from proofkit.evidence import Method, fails, holds, undecided
-from proofkit.params import Param, ParamSpace
-from proofkit.predicates import CRASP_PL, CRASP_PLAIN, InCRASP
-from proofkit.spec import Computed, PaperRef, Theorem
-from proofkit.verdict import Verdict
+from proofkit.language.evidence import Method, fails, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.predicates import CRASP_PL, CRASP_PLAIN, InCRASP
+from proofkit.language.spec import Computed, PaperRef, Theorem
+from proofkit.language.verdict import Verdict
 
 
 def row_predicate(r):

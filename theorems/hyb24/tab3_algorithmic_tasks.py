@@ -20,10 +20,10 @@ from proofkit.crasp.checks import length_for, truth_rows
 from proofkit.crasp.enumerate import search
 from proofkit.crasp.learners import search_task
 from proofkit.crasp.truth import LIBRARY
-from proofkit.evidence import Method, fails, holds, undecided
-from proofkit.params import Param, ParamSpace
-from proofkit.spec import Computed, PaperRef, Theorem, predicate
-from proofkit.verdict import Verdict
+from proofkit.language.evidence import Method, fails, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Computed, PaperRef, Theorem, predicate
+from proofkit.language.verdict import Verdict
 
 Matches = predicate("Matches", "the task's row of Table 3: the C-RASP evidence computed here (a program "
                                "in C-RASP[] or C-RASP[periodic,local], or exponential one-way rows) agrees "

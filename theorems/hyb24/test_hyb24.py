@@ -3,8 +3,8 @@ sizes run in `proofkit check --all`), the library against its ground truths, and
 
 import pytest
 
-from proofkit import registry
-from proofkit.testing import checked, falsified
+from proofkit.interface.testing import checked, falsified
+from proofkit.language import registry
 
 FAST = {
     "HYB24.T10": {"binary_len": 12, "N": 6},
@@ -67,7 +67,7 @@ def test_t9_nothing_dropped_search_is_empty():
 def test_stored_hyb24_counterexamples_replay():
     from pathlib import Path
 
-    from proofkit.replay import replay
+    from proofkit.engine.replay import replay
 
     files = sorted((Path(__file__).resolve().parents[2] / "counterexamples").glob("HYB24.*.json"))
     assert len(files) >= 5

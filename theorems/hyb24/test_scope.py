@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import registry
-from proofkit.check import check
 from proofkit.crasp.checks import agreement, rows_match
-from proofkit.evidence import Evidence, decide
-from proofkit.spec import Computed
-from proofkit.verdict import Verdict
+from proofkit.engine.check import check
+from proofkit.language import registry
+from proofkit.language.evidence import Evidence, decide
+from proofkit.language.spec import Computed
+from proofkit.language.verdict import Verdict
 
 PROGRAMS = Path(__file__).parent / "programs"
 HYB24 = sorted(t for t in registry.load_all() if t.startswith("HYB24."))

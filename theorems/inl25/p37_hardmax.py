@@ -19,15 +19,15 @@ from typing import Any
 
 import sympy as sp
 
-from proofkit.evidence import Evidence, Method, fails, holds
+from proofkit.language.evidence import Evidence, Method, fails, holds
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.predicates import DeltaPeriodic, TauLocal, TranslationInvariant
+from proofkit.language.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
+from proofkit.language.verdict import Verdict
 from proofkit.limit import flush
 from proofkit.limit import margin as mg
 from proofkit.limit.model import evaluate
 from proofkit.limit.zoo import MODELS
-from proofkit.params import Param, ParamSpace
-from proofkit.predicates import DeltaPeriodic, TauLocal, TranslationInvariant
-from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
-from proofkit.verdict import Verdict
 
 N_, p_, g_ = sp.Symbol("N", integer=True, positive=True), sp.Symbol("p", positive=True), \
     sp.Symbol("gamma", positive=True)

@@ -16,7 +16,8 @@ consistency claim at the stated samples), and what each sweep measures is named:
   the full sweep runs from the command line (``python -m proofkit.limit.training --sweep ...``) and in
   the slow tests.
 
-Every claim returns evidence (proofkit.evidence): a fitted exponent and its interval are float64, so a
+Every claim returns evidence (proofkit.language.evidence): a fitted exponent and its interval are float64, so
+a
 sweep is floating-point evidence at the omegas (or Deltas) it names, never a proof; the exact proxies are
 exact arithmetic over the stated Deltas.
 """
@@ -28,13 +29,13 @@ from typing import Any
 
 import sympy as sp
 
-from proofkit.evidence import Evidence, Method, fails, forall, holds, undecided
+from proofkit.language.evidence import Evidence, Method, fails, forall, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Computed, PaperRef, Theorem, predicate
+from proofkit.language.verdict import Verdict
 from proofkit.limit import mlpnorm
 from proofkit.limit.tasks import ModPTask, min_proxy_length
 from proofkit.limit.training import Fit, fit_exponent, train
-from proofkit.params import Param, ParamSpace
-from proofkit.spec import Computed, PaperRef, Theorem, predicate
-from proofkit.verdict import Verdict
 
 ScalesAs = predicate("ScalesAs", "a finite sweep's fitted exponent has the stated value inside its 95% "
                                  "confidence interval (consistent with; never a proof)")

@@ -14,7 +14,8 @@ the Lipschitz step), and, for the conclusion, the declared reading "|f - g| <= d
 Notation: p is the bits of precision only; A_f, A_g are attended position sets (the MLP matrix is A);
 "tau-suffix" is the last tau + 1 positions (offsets 0..tau) unless a claim says otherwise.
 
-Every computed claim returns evidence (proofkit.evidence): the seeded random instances are samples (exact
+Every computed claim returns evidence (proofkit.language.evidence): the seeded random instances are samples
+(exact
 Fractions at each, so a failing instance is an exact counterexample, while holding on them proves
 nothing beyond them); the single constructed instances are exact; the conclusion's search beyond N is a
 search, with its candidate count.
@@ -29,17 +30,17 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from proofkit.evidence import Evidence, Method, fails, holds, undecided
+from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.predicates import DeltaPeriodic, FinitePrecision, TauLocal, TranslationInvariant
+from proofkit.language.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
+from proofkit.language.verdict import Verdict
 from proofkit.limit import auxiliary as cz
 from proofkit.limit.counts import count_string, evaluate_counts, from_string
 from proofkit.limit.model import evaluate
 from proofkit.limit.survey import C_G, Survey, run_survey, table_model
 from proofkit.limit.variants import VARIANTS, BoundFalsifier, build_pair, decide
 from proofkit.limit.zoo import MODELS
-from proofkit.params import Param, ParamSpace
-from proofkit.predicates import DeltaPeriodic, FinitePrecision, TauLocal, TranslationInvariant
-from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
-from proofkit.verdict import Verdict
 
 tau_, Delta_, L_, eps_, delta_ = (sp.Symbol(s, positive=True) for s in ("tau", "Delta", "L", "epsilon",
                                                                         "delta"))

@@ -12,7 +12,7 @@ with the exact forward pass (proofkit.limit.constructions).
   it admits) and with "=", and the exact forward pass decides which compute the target.
 * Fig. 3's 1/16 (p = 5, test length 80) is recomputed from the construction's attention weights.
 
-Every computed claim returns evidence (proofkit.evidence) naming what it covered: the exact rational
+Every computed claim returns evidence (proofkit.language.evidence) naming what it covered: the exact rational
 forward pass on every string of the stated lengths (with hardmax over every length by the slot reduction
 of proofkit.limit.margin), interval arithmetic for sin, sympy, or seeded sampling; the engine decides.
 """
@@ -27,7 +27,10 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from proofkit.evidence import Evidence, Method, fails, forall, holds
+from proofkit.language.evidence import Evidence, Method, fails, forall, holds
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Computed, PaperRef, SymbolicStep, Theorem, predicate
+from proofkit.language.verdict import Verdict
 from proofkit.limit import constructions as cons
 from proofkit.limit import flush
 from proofkit.limit import margin as mg
@@ -39,9 +42,6 @@ from proofkit.limit.tasks import (
     undefined_probability_exact,
     undefined_probability_sampled,
 )
-from proofkit.params import Param, ParamSpace
-from proofkit.spec import Computed, PaperRef, SymbolicStep, Theorem, predicate
-from proofkit.verdict import Verdict
 
 Expressible = predicate("Expressible", "the task's target is computed by a one-layer limit transformer "
                                        "(App. A.2 construction) on every string in the hardmax regime")

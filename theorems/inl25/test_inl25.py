@@ -3,9 +3,9 @@ at other precisions; the printed definitions' failures keep their witnesses."""
 
 import pytest
 
-from proofkit import registry
-from proofkit.testing import checked
-from proofkit.verdict import Verdict
+from proofkit.interface.testing import checked
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 
 TID = "INL25.P37"
 

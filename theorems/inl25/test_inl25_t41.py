@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import registry
+from proofkit.engine.replay import replay
+from proofkit.interface.testing import checked
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 from proofkit.limit import auxiliary as cz
 from proofkit.limit.counts import count_string, evaluate_counts, from_string
 from proofkit.limit.model import evaluate, from_dict, to_dict
 from proofkit.limit.survey import random_model, run_survey
 from proofkit.limit.variants import VARIANTS, build_pair, decide
-from proofkit.replay import replay
-from proofkit.testing import checked
-from proofkit.verdict import Verdict
 
 TID = "INL25.T41"
 RECORDS = sorted((Path(__file__).parents[2] / "counterexamples").glob("INL25.T41_*.json"))

@@ -9,13 +9,13 @@ from itertools import product
 import numpy as np
 import pytest
 
-from proofkit import registry
+from proofkit.interface.testing import checked
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 from proofkit.limit import constructions as cons
 from proofkit.limit import mlpnorm, training
 from proofkit.limit.model import evaluate
 from proofkit.limit.tasks import ModPTask, SimpleTask, interpolation_error, short_string_arguments
-from proofkit.testing import checked
-from proofkit.verdict import Verdict
 
 
 @pytest.mark.parametrize("tid", ["INL25.TASKS", "INL25.SCALING"])

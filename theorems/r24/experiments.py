@@ -19,12 +19,12 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from proofkit.evidence import Evidence, Method, fails, holds, undecided
-from proofkit.params import Param, ParamSpace
+from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Computed, PaperRef, Theorem, predicate
+from proofkit.language.verdict import Verdict
 from proofkit.posembed import gd
 from proofkit.posembed.model import Head
-from proofkit.spec import Computed, PaperRef, Theorem, predicate
-from proofkit.verdict import Verdict
 
 C, R, INC = Verdict.CERTIFIED, Verdict.REFUTED, Verdict.INCONCLUSIVE
 FIG4_WORD = "(()(()())((()()))((())))(()))"  # as printed in Sec. 4.2

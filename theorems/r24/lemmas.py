@@ -13,13 +13,13 @@ from math import comb
 
 import sympy as sp
 
-from proofkit.evidence import Evidence, Method, fails, holds, undecided
-from proofkit.params import Param, ParamSpace
+from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
+from proofkit.language.verdict import Verdict
 from proofkit.posembed import dp, dyck
 from proofkit.posembed.model import Head
 from proofkit.posembed.sweep import Fail, Undecided, over
-from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
-from proofkit.verdict import Verdict
 
 x_, y_, g_, r_, n_ = sp.symbols("x y gamma r n", positive=True)
 c_r, c_next, c_prev = sp.symbols("c_r c_next c_prev")

@@ -22,14 +22,14 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from proofkit.certify import arb_bits
-from proofkit.evidence import Evidence, Method, fails, holds, undecided
-from proofkit.params import Param, ParamSpace
+from proofkit.certificates.certify import arb_bits
+from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
+from proofkit.language.verdict import Verdict
 from proofkit.posembed import jl
 from proofkit.posembed.model import closed_form_B
 from proofkit.posembed.sweep import Fail, Undecided, over
-from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
-from proofkit.verdict import Verdict
 
 C, R, INC, U = Verdict.CERTIFIED, Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.CONFIRMED
 #: the largest x with -log(1 - x) <= 2x lies in [X_LO, X_HI] (certified in ``log_step``)

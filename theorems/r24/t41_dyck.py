@@ -17,13 +17,13 @@ from functools import lru_cache
 
 import sympy as sp
 
-from proofkit.evidence import Evidence, Method, fails, holds, undecided
-from proofkit.params import Param, ParamSpace
+from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
+from proofkit.language.verdict import Verdict
 from proofkit.posembed import dp, dyck
 from proofkit.posembed.drops import VARIANTS, DyckFalsifier
 from proofkit.posembed.sweep import Fail, Undecided, over
-from proofkit.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
-from proofkit.verdict import Verdict
 
 N_, v_, g_, r_ = (
     sp.Symbol("N", integer=True, positive=True),

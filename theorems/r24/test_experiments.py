@@ -10,11 +10,11 @@ from math import comb
 import numpy as np
 import pytest
 
-from proofkit import registry
+from proofkit.interface.testing import checked
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 from proofkit.posembed import gd
 from proofkit.posembed.model import Head
-from proofkit.testing import checked
-from proofkit.verdict import Verdict
 
 TID = "R24.EXP"
 

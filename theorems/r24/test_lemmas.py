@@ -5,10 +5,10 @@ from fractions import Fraction as F
 
 import pytest
 
-from proofkit import registry
+from proofkit.interface.testing import checked
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 from proofkit.posembed import dp, dyck
-from proofkit.testing import checked
-from proofkit.verdict import Verdict
 
 TID = "R24.L5"
 

@@ -7,11 +7,11 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from proofkit import registry
-from proofkit.certify import arb_bits
+from proofkit.certificates.certify import arb_bits
+from proofkit.interface.testing import checked
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 from proofkit.posembed import jl
-from proofkit.testing import checked
-from proofkit.verdict import Verdict
 
 TID = "R24.T31"
 
@@ -135,7 +135,7 @@ def test_minimum_parameters_certify_nothing_over_an_empty_domain():
 def test_no_jl_success_decides_nothing(monkeypatch):
     """P1 counts only the draws that satisfy (7): where none does (forced here), the sample is empty and
     the claim is inconclusive, never confirmed (the JL lemma promises success only with probability)."""
-    from proofkit.evidence import decide
+    from proofkit.language.evidence import decide
 
     claim = next(c for c in registry.get(TID).claims if c.name.startswith("P1"))
     params = registry.get(TID).params.resolve({"samples": 3})

@@ -8,13 +8,13 @@ from pathlib import Path
 import mpmath as mp
 import pytest
 
-from proofkit import registry
+from proofkit.engine.replay import replay
+from proofkit.interface.testing import checked
+from proofkit.language import registry
+from proofkit.language.verdict import Verdict
 from proofkit.posembed import dp, dyck
 from proofkit.posembed.drops import decide
 from proofkit.posembed.model import Head
-from proofkit.replay import replay
-from proofkit.testing import checked
-from proofkit.verdict import Verdict
 
 TID = "R24.T41"
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,9 +5,10 @@ generalizes to every length; its transition is identified (lam~ = lam) but its i
 import sympy as sp
 from sympy import MatrixSymbol
 
+from proofkit.engine.support import Support
 from proofkit.families import LinearRecurrence
-from proofkit.params import ParamSpace, param_T
-from proofkit.spec import (
+from proofkit.language.params import ParamSpace, param_T
+from proofkit.language.spec import (
     Assumption,
     Generalization,
     PaperRef,
@@ -16,8 +17,7 @@ from proofkit.spec import (
     SymbolicStep,
     Theorem,
 )
-from proofkit.support import Support
-from proofkit.verdict import Verdict
+from proofkit.language.verdict import Verdict
 
 # learned (a~, lam~, b~) and true (a, lam, b), as 1x1 matrices: the relations are matrix expressions
 At, Lt, Bt = MatrixSymbol("At", 1, 1), MatrixSymbol("Lt", 1, 1), MatrixSymbol("Bt", 1, 1)

@@ -4,10 +4,10 @@ is refuted (exit 1), naming the violated assumption and the witness."""
 
 import sympy as sp
 
-from proofkit.evidence import Method, forall
-from proofkit.params import Param, ParamSpace
-from proofkit.spec import Assumption, Computed, PaperRef, Theorem, predicate
-from proofkit.verdict import Verdict
+from proofkit.language.evidence import Method, forall
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Assumption, Computed, PaperRef, Theorem, predicate
+from proofkit.language.verdict import Verdict
 
 N = sp.Symbol("N", integer=True, nonnegative=True)
 AllPrime = predicate("AllPrime", "n^2 + n + 41 is prime for every integer 0 <= n <= N")

@@ -3,10 +3,10 @@ n <= N and symbolically for every n; a control with an off-by-one closed form mu
 
 import sympy as sp
 
-from proofkit.evidence import Method, fails, holds
-from proofkit.params import Param, ParamSpace
-from proofkit.spec import Computed, PaperRef, SymbolicStep, Theorem
-from proofkit.verdict import Verdict
+from proofkit.language.evidence import Method, fails, holds
+from proofkit.language.params import Param, ParamSpace
+from proofkit.language.spec import Computed, PaperRef, SymbolicStep, Theorem
+from proofkit.language.verdict import Verdict
 
 k = sp.Symbol("k", integer=True, nonnegative=True)
 n = sp.Symbol("n", integer=True, positive=True)
