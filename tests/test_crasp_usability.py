@@ -19,7 +19,7 @@ from proofkit.crasp.parser import CraspSyntaxError, to_text
 from proofkit.crasp.truth import DFA, LIBRARY
 from proofkit.errors import InputError
 from proofkit.interface.cli import main
-from proofkit.scale import workguard
+from proofkit.runtime import workguard
 from proofkit.storage import formats
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "theorems" / "hyb24" / "programs"

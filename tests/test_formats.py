@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from proofkit.bench import suite
-from proofkit.crasp import truth, weights
+from proofkit.crasp import network, truth
 from proofkit.crasp.compiler import compile_program
 from proofkit.crasp.network import Network
 from proofkit.crasp.parser import load as load_program
@@ -78,7 +78,7 @@ def test_schema_is_valid_and_versioned(kind):
 
 def test_version_fields_are_the_ones_the_code_writes():
     assert formats.FORMATS["record"].marker == ("format", record.FORMAT)
-    assert formats.FORMATS["limit-weights"].marker == ("format", weights._NETWORK_FORMAT)
+    assert formats.FORMATS["limit-weights"].marker == ("format", network._NETWORK_FORMAT)
     assert formats.FORMATS["sweep-point"].marker == ("format", store.POINT_FORMAT)
     assert formats.FORMATS["sweep-manifest"].marker == ("format", store.MANIFEST_FORMAT)
     assert formats.FORMATS["bench"].marker == ("schema", suite.SCHEMA)
@@ -87,7 +87,7 @@ def test_version_fields_are_the_ones_the_code_writes():
 
 def test_caps_and_ranges_are_the_code_constants():
     assert formats.FORMATS["record"].max_bytes == record.MAX_RECORD_BYTES
-    assert formats.FORMATS["limit-weights"].max_bytes == weights.MAX_NETWORK_BYTES
+    assert formats.FORMATS["limit-weights"].max_bytes == network.MAX_NETWORK_BYTES
     assert formats.FORMATS["dfa"].max_bytes == truth.MAX_JSON_CHARS
     assert formats.FORMATS["bundle"].max_bytes == bundle.MAX_BUNDLE_BYTES
     assert formats.FORMATS["sweep-spec"].max_bytes == sweep_spec.MAX_SPEC_BYTES
@@ -109,8 +109,8 @@ def test_caps_and_ranges_are_the_code_constants():
     dps = formats.schema("bundle")["properties"]["check"]["properties"]["dps"]
     assert (dps["minimum"], dps["maximum"]) == (MIN_DPS, MAX_DPS)
     net = formats.schema("limit-weights")
-    assert net["$defs"]["index"]["maximum"] == weights.MAX_NETWORK_DIM
-    assert net["properties"]["offset"]["maximum"] == weights.MAX_NETWORK_DIM
+    assert net["$defs"]["index"]["maximum"] == network.MAX_NETWORK_DIM
+    assert net["properties"]["offset"]["maximum"] == network.MAX_NETWORK_DIM
     assert net["$defs"]["rational"]["maxLength"] == 2 * safejson.MAX_FRACTION_DIGITS + 3
 
 

@@ -44,7 +44,7 @@ from proofkit.crasp.parser import load
 from proofkit.crasp.regex import RegexAutomaton
 from proofkit.crasp.truth import LIBRARY
 from proofkit.interface.testing import run_cli
-from proofkit.scale import workguard
+from proofkit.runtime import workguard
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = sorted((ROOT / "theorems/hyb24/programs").glob("*.crasp"))

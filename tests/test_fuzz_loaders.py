@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from proofkit.crasp import weights  # noqa: F401  (imported here, not lazily under the guard)
+from proofkit.crasp import network  # noqa: F401  (imported here, not lazily under the guard)
 from proofkit.crasp.network import Network
 from proofkit.crasp.truth import DFA
 from proofkit.engine.replay import replay

@@ -522,9 +522,9 @@ def test_the_kernel_network_and_interpreter_agree_with_proofkit_on_short_words()
 
     from proofkit.crasp.forward import run
     from proofkit.crasp.interp import evaluate
+    from proofkit.crasp.network import network_from_json
     from proofkit.crasp.parser import parse
     from proofkit.crasp.variants import VARIANTS
-    from proofkit.crasp.weights import network_from_json
     from proofkit.kernel import crasp as kc
 
     for path in T9:

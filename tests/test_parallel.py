@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from proofkit.engine.check import check_id
 from proofkit.errors import InputError
 from proofkit.interface.testing import run_cli
 from proofkit.scale import parallel
@@ -21,8 +22,8 @@ def _comparable(result) -> dict:
 
 def test_pool_checks_equal_serial_checks_in_order():
     calls = [(tid, 60, 0) for tid in FAST]
-    serial = parallel.run_all(parallel.check_id, calls, 1)
-    pooled = parallel.run_all(parallel.check_id, calls, 2)
+    serial = parallel.run_all(check_id, calls, 1)
+    pooled = parallel.run_all(check_id, calls, 2)
     assert [r.id for r in pooled] == FAST
     assert [_comparable(r) for r in pooled] == [_comparable(r) for r in serial]
 

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from proofkit.interface import progress
 from proofkit.interface.cli import main
+from proofkit.runtime import progress
 from proofkit.scale import parallel
 
 

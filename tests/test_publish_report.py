@@ -19,13 +19,13 @@ from pathlib import Path
 import pytest
 
 from proofkit.errors import InputError
-from proofkit.interface import progress
 from proofkit.interface.cli import add_max_work
 from proofkit.language import registry
 from proofkit.language.verdict import ClaimResult, Erratum, TheoremResult, Verdict
 from proofkit.publish import figures, render, table
 from proofkit.publish.cli import REPORT_STEM, add_report_arguments
 from proofkit.publish.records import Stored
+from proofkit.runtime import progress
 
 ROOT = Path(__file__).resolve().parents[1]
 #: cheap theorems (well under a second each) covering exact, ball and sampled evidence, records and none

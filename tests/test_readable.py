@@ -16,11 +16,11 @@ import pytest
 from proofkit.engine.check import check
 from proofkit.engine.falsify import FalsifyResult
 from proofkit.engine.scan import ScanResult, ScanRow
-from proofkit.interface import report
 from proofkit.interface.cli import main
 from proofkit.interface.testing import run_cli as run
 from proofkit.language import registry
 from proofkit.language.verdict import ClaimResult, TheoremResult, Verdict
+from proofkit.render import report
 from proofkit.storage import record
 
 THM = "AM24.T4"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import shlex
 
-from proofkit.interface import reproduce
 from proofkit.interface.cli import build_parser
 from proofkit.language import registry
 from proofkit.numerics import arrays
+from proofkit.render import reproduce
 
 
 def test_line_round_trips_through_the_parser():

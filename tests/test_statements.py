@@ -150,7 +150,7 @@ def test_latex_escapes_odd_symbol_names():
     thm = Theorem(id="X.T", title="t", paper=PaperRef("p", "s"), params=ParamSpace(()), claims=(),
                   assumptions=(Assumption("a&b", "m", predicate=predicate("P", "wording")(odd)),),
                   conclusion=sp.Eq(odd, 1))
-    from proofkit.interface.report import statement_latex
+    from proofkit.render.report import statement_latex
 
     tex = statement_latex(thm)
     _latex_ok(tex)
@@ -174,7 +174,7 @@ def test_plain_statement_still_works(capsys, tmp_path):
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no LaTeX engine installed")
 def test_latex_compiles(capsys, tmp_path):
-    from proofkit.interface.report import statement_latex
+    from proofkit.render.report import statement_latex
 
     body = "\n".join(rf"\[{statement_latex(registry.get(t))}\]" for t in IDS)
     doc = (r"\documentclass{article}\usepackage{amsmath}\begin{document}" + "\n" + body

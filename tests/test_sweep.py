@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from proofkit.engine import scan
 from proofkit.engine.scan import HOLDS, REFUTED
 from proofkit.errors import InputError
-from proofkit.interface import progress
 from proofkit.interface.testing import run_cli
 from proofkit.language import registry
-from proofkit.scale import parallel
+from proofkit.runtime import progress
 from proofkit.sweep import spec as sweep_spec
 from proofkit.sweep import store
 from proofkit.sweep.summary import Entry, thresholds
@@ -271,7 +271,7 @@ def test_point_files_are_identical_across_runs_and_pools(capsys, tmp_path):
                                         (RuntimeError("worker lost"), 3)])
 def test_points_that_fail_are_not_written_and_a_rerun_computes_them(capsys, tmp_path, monkeypatch, error,
                                                                     code):
-    real = parallel.scan_value_id
+    real = scan.scan_value_id
 
     def flaky(tid, param, value, *rest):
         if value == 2:
@@ -280,13 +280,13 @@ def test_points_that_fail_are_not_written_and_a_rerun_computes_them(capsys, tmp_
 
     out = tmp_path / "out"
     spec = write_spec(tmp_path, out=str(out), grid={"n": [1, 2, 3]})
-    monkeypatch.setattr(parallel, "scan_value_id", flaky)
+    monkeypatch.setattr(scan, "scan_value_id", flaky)
     got, summary, err = sweep(capsys, spec)
     assert got == code and (summary["computed"], summary["failed"]) == (2, 1) and len(points(out)) == 2
     (failed,) = [r for r in summary["rows"] if r["status"] == "failed"]
     assert failed["grid"] == {"n": 2} and str(error) in failed["reason"] and failed["file"] is None
     assert f"[2/3] n=2 -> not computed: {'' if code == 2 else 'crashed: RuntimeError: '}{error}" in err
-    monkeypatch.setattr(parallel, "scan_value_id", real)
+    monkeypatch.setattr(scan, "scan_value_id", real)
     got, summary, _ = sweep(capsys, spec)
     assert got == 0 and (summary["computed"], summary["resumed"]) == (1, 2)
 

@@ -14,7 +14,7 @@ from proofkit.crasp.parser import parse
 from proofkit.crasp.variants import reference
 from proofkit.errors import InputError
 from proofkit.interface.testing import run_cli
-from proofkit.scale import workguard
+from proofkit.runtime import workguard
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "theorems" / "hyb24" / "programs"
 

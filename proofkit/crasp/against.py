@@ -15,7 +15,7 @@ is run by the vectorized interpreter (exact integers); the ground truth is the u
 
 or it is a :class:`proofkit.crasp.truth.GroundTruth` (a library language, a DFA) over the same alphabet.
 The work (program cells plus one ground-truth call per string) is estimated first and refused above the
-cap (:mod:`proofkit.scale.workguard`, InputError naming ``max_len``). An exception raised by the user's
+cap (:mod:`proofkit.runtime.workguard`, InputError naming ``max_len``). An exception raised by the user's
 function
 propagates unchanged: it is the user's code.
 """
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..scale import workguard
+from ..runtime import workguard
 from .analysis import validate
 from .compare import iter_string_chunks
 from .ir import Program

@@ -5,7 +5,8 @@ input at fault (``--string``, ``--max-len``, ``--against``, ...) on one line; a 
 :data:`proofkit.errors.MAX_ECHO` characters. A syntax error in the program is reported as
 ``FILE:LINE:COL: expected ..., got ...`` (still one self-contained line), followed by the line at fault, a
 caret under the column and a hint for common slips (:mod:`proofkit.crasp.diagnostics`). Every command whose
-work grows with its input is estimated and refused above the work cap first (:mod:`proofkit.scale.workguard`).
+work grows with its input is estimated and refused above the work cap first
+(:mod:`proofkit.runtime.workguard`).
 
 ``--against regex:PATTERN@ALPHABET`` is matched by a finite automaton built from the pattern
 (:mod:`proofkit.crasp.regex`), never by Python's backtracking engine, whose time is exponential on
@@ -21,10 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, echo
-from ..interface import progress
 from ..language.params import ascii_int
 from ..numerics import arrays
-from ..scale import workguard
+from ..runtime import progress, workguard
 from ..storage import formats
 from . import analysis, comm
 from .diagnostics import ProgramTextError

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from proofkit.errors import InputError
-from proofkit.scale import workguard
+from proofkit.runtime import workguard
 
 PrefixFn = Callable[[np.ndarray], np.ndarray]
 
@@ -149,7 +149,7 @@ def exhaustive_check(f_prefixes: Any, truth: Any, alphabet_size: int, max_len: i
     disagreeing string, or None. Strings of length max_len are evaluated at every prefix, which covers
     all shorter strings. The work (strings x positions x ``per_cell`` operations of both sides) is
     estimated first and refused above the cap (InputError naming ``field``,
-    :mod:`proofkit.scale.workguard`)."""
+    :mod:`proofkit.runtime.workguard`)."""
     if max_len < 0:
         raise InputError("max_len", "an integer >= 0", max_len)
     workguard.guard(field, workguard.enumeration(alphabet_size, max_len, per_cell))

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..scale import workguard
+from ..runtime import workguard
 from .analysis import count_bounds, period, validate
 from .forward import Stepper, prepare, run
 from .ir import Op, Program
@@ -499,7 +499,7 @@ def network_size(net: Network) -> tuple[int, int]:
 
 def run_work(net: Network, max_len: int) -> workguard.Work:
     """The estimated work of running ``net`` on every string up to max_len
-    (:mod:`proofkit.scale.workguard`)."""
+    (:mod:`proofkit.runtime.workguard`)."""
     nonzeros, heads = network_size(net)
     return workguard.network_run(len(net.alphabet), max_len, nonzeros, heads, net.length_independent())
 
@@ -512,7 +512,8 @@ def check_against(program: Program | Network, reference_prefix_fn: Reference, ma
     Each word is run at its own length N = n + 1 and all its positions 0..n are compared (position k < n is
     then w[:k] inside a longer context; w[:k] is also enumerated on its own). Length-independent networks use
     a prefix-tree DFS, where both readings coincide. Returns the first mismatch or None. The work is
-    estimated first and refused above the cap (InputError naming ``field``, :mod:`proofkit.scale.workguard`).
+    estimated first and refused above the cap (InputError naming ``field``,
+    :mod:`proofkit.runtime.workguard`).
     """
     net = program if isinstance(program, Network) else compile_program(program, **variant_knobs)
     workguard.guard(field, run_work(net, max_len))

@@ -462,19 +462,5 @@ def search(truth_accepts: GroundTruth | Callable[[np.ndarray], np.ndarray], alph
     return search_all([(lang, alphabet, truth_accepts)], fragment, max_size, n, verify_len, max_behaviours)[0]
 
 
-#: the searches that moved to proofkit.crasp.learners, still importable from here under their old names
-_LEARNERS = frozenset({"MaskedMatch", "MaskedSearch", "search_masked", "TaskSearchResult", "search_task",
-                       "OccamStep", "OccamRun", "occam"})
-
 __all__ = ["CELLS", "MAX_NODES", "Fragment", "PrefixSample", "Sample", "SearchResult", "explore",
            "program_of", "search", "search_all"]
-
-
-def __getattr__(name: str) -> Any:
-    """The searches of :mod:`proofkit.crasp.learners` under their old address (imported on first use:
-    that module builds on this one)."""
-    if name in _LEARNERS:
-        from . import learners
-
-        return getattr(learners, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,7 +10,7 @@ What it decides: a disagreement found is a real one (the string, the position an
 reported, and replay with the same seed). No disagreement says nothing about strings that were not drawn:
 it is a screen, never a proof. Limits: length at most :data:`MAX_SAMPLE_LEN`, at most :data:`MAX_SAMPLES`
 strings, the lengths at which the program's counts fit in int64 (:func:`proofkit.crasp.vector.max_length`),
-and the work cap (:mod:`proofkit.scale.workguard`): the estimate, made before anything runs, is
+and the work cap (:mod:`proofkit.runtime.workguard`): the estimate, made before anything runs, is
 samples x (L + 1) positions x (non-zero weights + heads x (L + 1)) forward-step units (the heads term counts
 the heads whose attention is not uniform: a uniform head keeps a running sum), plus the interpreter's cells.
 """
@@ -22,8 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from ..interface import progress
-from ..scale import workguard
+from ..runtime import progress, workguard
 from .compiler import network_size
 from .forward import prepare, run
 from .ir import Program

@@ -23,13 +23,14 @@ from ..certificates.fiterror import inflate, param_radius
 from ..errors import InputError
 from ..families import LinearRecurrence
 from ..families.realization import decouple
-from ..interface import progress
+from ..language import registry
 from ..language.evidence import AT_FIT, Evidence, Method, Scope
 from ..language.evidence import decide as decide_evidence
 from ..language.spec import Claim, Computed, Generalization, Relation, SymbolicStep, Theorem
 from ..language.tolerances import FIT_TOL, effective_dps, fmt
 from ..language.verdict import ClaimResult, Erratum, TheoremResult, Verdict, combine
 from ..numerics.backend import MP, mp_abs_max
+from ..runtime import progress
 from . import generalization, relations
 from .fit import FitResult, fit, polish
 from .localid import LocalId, local_identifiability
@@ -381,3 +382,8 @@ def _dims(p: Problem) -> dict[sp.Symbol, int]:
             sp.Symbol("k"): getattr(p.true, "k", p.true.n),
             sp.Symbol("kt"): getattr(p.learned, "k", p.learned.n)}
 
+
+def check_id(tid: str, dps: int, seed: int) -> TheoremResult:
+    """check() of a registered theorem by id at its defaults (a worker's unit for ``check --all -j N``:
+    workers get ids, not theorem objects, and load the theorem by path as the registry does)."""
+    return check(registry.get(tid), {}, dps=dps, seed=seed)

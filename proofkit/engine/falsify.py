@@ -24,11 +24,11 @@ from .. import constructions
 from ..certificates import certify_symbolic
 from ..certificates.certify_model import certificate, certify_exact, certify_model  # noqa: F401 (the API's names)
 from ..errors import InputError
-from ..interface import progress
 from ..language.spec import Theorem
 from ..language.tolerances import SEARCH_GAP, effective_dps
 from ..language.verdict import Verdict
 from ..numerics.backend import MP, mp_abs_max, mp_str
+from ..runtime import progress
 from ..storage import record
 from . import dropspace, known
 from .exactify import exact_candidate, simplify_numbers, snapped_candidate

@@ -17,11 +17,11 @@ import numpy as np
 from .. import constructions
 from ..certificates.fiterror import inflate, param_radius
 from ..errors import InputError
-from ..interface import progress
 from ..language.spec import Theorem
 from ..language.tolerances import FIT_TOL, SEARCH_GAP, fmt
 from ..numerics import activation as act
 from ..numerics.backend import FLOAT64, MP, mp_abs_max
+from ..runtime import progress
 from .adversarial import adversarial_sequences
 from .check import Fitted, local_id, reduce_learner
 from .fit import fit, lm64, polish

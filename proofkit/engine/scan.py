@@ -18,9 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from ..interface import progress
+from ..language import registry
 from ..language.spec import Theorem
 from ..language.verdict import ClaimResult, Verdict
+from ..runtime import progress
 from .identify import Undefined
 
 HOLDS, REFUTED, INCONCLUSIVE = "holds", "refuted", "inconclusive"
@@ -181,7 +182,7 @@ def scan(theorem: Theorem, param: str, values: Sequence[Any], base_overrides: Ma
 
     if jobs > 1:
         base = dict(base_overrides or {})
-        rows = parallel.run_all(parallel.scan_value_id, [
+        rows = parallel.run_all(scan_value_id, [
             (theorem.id, param, v, base, dps, seed, search, None if out_dir is None else str(out_dir))
             for v in values], jobs, on_done=report)
     else:
@@ -193,3 +194,10 @@ def scan(theorem: Theorem, param: str, values: Sequence[Any], base_overrides: Ma
                       threshold(statuses) if ordered else None,
                       monotonicity_warnings(param, statuses) if ordered else [],
                       search and searchable(theorem), ordered, dps, seed, time.perf_counter() - t0)
+
+
+def scan_value_id(tid: str, param: str, value: Any, base: dict[str, Any], dps: int, seed: int,
+                  search: bool, out_dir: str | None) -> ScanRow:
+    """scan_value() of a registered theorem by id (a worker's unit for ``scan -j`` and sweeps)."""
+    return scan_value(registry.get(tid), param, value, base, dps=dps, seed=seed, search=search,
+                      out_dir=None if out_dir is None else Path(out_dir))

@@ -18,12 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import flint
 import mpmath as mp
 import numpy as np
 
-from .linrec import LinearRecurrence
+if TYPE_CHECKING:  # annotations only: linrec builds on this module
+    from .linrec import LinearRecurrence
+
 
 #: significant digits the fit's free coordinates are rounded to, fewest first (short rationals first)
 DIGITS = (2, 3, 4, 6, 8, 12)

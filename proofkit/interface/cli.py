@@ -1,7 +1,7 @@
 """Command line: ``proofkit list|show|check|falsify|scan|replay|completion`` and the subcommands of
 :data:`COMMAND_MODULES`. A thin layer over the API; help texts, examples and exit codes in ``--help``
 (:mod:`proofkit.interface.clihelp`), a runnable ``reproduce:`` line after every verdict
-(:mod:`proofkit.interface.reproduce`).
+(:mod:`proofkit.render.reproduce`).
 
 Exit codes: 0 holds / as expected, 1 refuted / regression, 2 bad input, 3 inconclusive. Bad input and
 an engine that cannot evaluate a theorem as written (e.g. the inverse of a non-square matrix) are one
@@ -20,12 +20,12 @@ from typing import Any
 
 from ..errors import MAX_ECHO, MAX_EXPECTED, InputError, cap_text
 from ..language.verdict import TheoremResult, Verdict
-from ..scale import workguard
+from ..runtime import progress, workguard
 from ..storage.atomic import prepare_folder
 
 # light imports only: importing the CLI (and ``proofkit --version``) must not load sympy, scipy or the
 # theorem registry; the engine modules are imported by the commands that use them
-from . import clihelp, completion, progress
+from . import clihelp, completion
 
 #: modules whose ``add_commands(sub, parser_class, add_max_work)`` adds subcommands; a subcommand added
 #: there either sets ``handler`` (``set_defaults(handler=fn)``, fn(args) -> exit code) or is crasp's
@@ -82,7 +82,8 @@ def _max_work(text: str) -> int:
 
 
 MAX_WORK_HELP = (f"refuse work estimated above this many units (about 1.5 ns each; default "
-                 f"{workguard.DEFAULT_MAX_WORK:.0e}, also ${workguard.ENV}); see proofkit/scale/workguard.py")
+                 f"{workguard.DEFAULT_MAX_WORK:.0e}, also ${workguard.ENV}); see "
+                 "proofkit/runtime/workguard.py")
 
 
 def add_max_work(s: argparse.ArgumentParser, top: bool = False) -> None:
@@ -234,7 +235,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     from ..language import registry
     from ..publish.spec_json import theorem_json
-    from . import report
+    from ..render import report
 
     thm = registry.get(args.id)
     obj = theorem_json(thm, args.drop)
@@ -259,7 +260,7 @@ def _reproduce(args: argparse.Namespace, theorem_id: str | None = None,
                values: str | None = None) -> str | None:
     """The runnable line that recomputes this command's verdict (for check --all: one theorem's, given
     ``theorem_id``; for scan: one value's, given ``values``); None for commands without a verdict."""
-    from . import reproduce
+    from ..render import reproduce
     if args.cmd == "replay":
         return reproduce.line("replay", extra=[str(Path(args.file).resolve())])
     if args.cmd not in ("check", "falsify", "scan"):
@@ -279,9 +280,9 @@ def _reproduce(args: argparse.Namespace, theorem_id: str | None = None,
 def cmd_check(args: argparse.Namespace) -> int:
     from ..engine.check import check
     from ..language import registry
+    from ..render import report
     from ..scale import parallel
     from ..storage import formats
-    from . import report
 
     if args.all == bool(args.id):
         raise InputError("check", "a theorem id or --all (exactly one)")
@@ -306,7 +307,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     if args.all and args.jobs > 1:  # pooled: rows stream on stderr, stdout in input order at the end
         calls = [(t.id, args.dps, args.seed) for t in thms]
-        results = parallel.run_all(parallel.check_id, calls, args.jobs, on_done=emit)
+        from ..engine.check import check_id
+
+        results = parallel.run_all(check_id, calls, args.jobs, on_done=emit)
         if args.json:
             for res in results:
                 print(as_json(res), flush=True)
@@ -339,9 +342,9 @@ def cmd_falsify(args: argparse.Namespace) -> int:
     from ..engine.falsify import falsify
     from ..language import registry
     from ..publish import records
+    from ..render import report
     from ..storage import record
     from ..storage.record import RecordWriteError
-    from . import report
 
     thm = registry.get(args.id)
     for aid in args.drop:
@@ -376,7 +379,7 @@ def cmd_falsify(args: argparse.Namespace) -> int:
 def cmd_scan(args: argparse.Namespace) -> int:
     from ..engine.scan import scan
     from ..language import registry
-    from . import report
+    from ..render import report
 
     thm = registry.get(args.id)
     param = thm.params.get(args.param)

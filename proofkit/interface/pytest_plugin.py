@@ -27,7 +27,8 @@ from ..language import registry
 from ..language.evidence import render as render_scope
 from ..language.tolerances import MIN_DPS
 from ..language.verdict import ClaimResult, TheoremResult
-from . import reproduce, testing
+from ..render import reproduce
+from . import testing
 
 #: the seed of a theorem's regression test (``proofkit check --all``'s default)
 SEED = 0

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from .. import __version__
-from ..interface import reproduce
 from ..language.spec import Theorem
 from ..language.tolerances import MIN_DPS
+from ..render import reproduce
 from . import bib, env
 
 #: the fields of CITATION.cff that the @software entry uses (kept equal to the file by a test)

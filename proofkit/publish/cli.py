@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..interface import progress, report
 from ..language import registry
 from ..language.tolerances import MAX_DPS, MIN_DPS
+from ..render import report
+from ..runtime import progress
 from ..scale import parallel
 from ..scale.parallel import jobs_arg
 from ..storage import atomic
@@ -208,7 +209,9 @@ def report_main(args: argparse.Namespace) -> int:
         progress.done(f"{progress.counter(i + 1, len(thms))} {res.id:12s} {res.verdict} "
                       f"({res.elapsed_s:.1f} s)")
 
-    results = parallel.run_all(parallel.check_id, [(t.id, MIN_DPS, 0) for t in thms], args.jobs, on_done=done)
+    from ..engine.check import check_id
+
+    results = parallel.run_all(check_id, [(t.id, MIN_DPS, 0) for t in thms], args.jobs, on_done=done)
     base = out_dir if out_dir is not None else Path.cwd()
     rows = [row for t, r in zip(thms, results)
             for row in table.rows(t, r, records.for_theorem(stored, t.id), base)]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..interface import progress
+from ..runtime import progress
 from ..scale.parallel import jobs_arg
 from ..storage import atomic
 from . import drops, records

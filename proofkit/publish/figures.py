@@ -26,9 +26,9 @@ from typing import Any
 import mpmath as mp
 
 from ..errors import InputError
-from ..interface import progress
 from ..language import registry
 from ..language.tolerances import MIN_DPS
+from ..runtime import progress
 from ..storage import atomic
 from .bib import theorem_folder
 

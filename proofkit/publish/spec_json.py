@@ -10,8 +10,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..interface.report import statement_latex
 from ..language.spec import Theorem
+from ..render.report import statement_latex
 
 
 def theorem_json(thm: Theorem, dropped: Sequence[str] = ()) -> dict[str, Any]:

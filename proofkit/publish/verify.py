@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, cap_text
-from ..interface import reproduce
 from ..language import registry
 from ..language.spec import Computed, Theorem
-from ..scale import workguard
+from ..render import reproduce
+from ..runtime import workguard
 from ..storage import record
 from . import bundle as bundles
 from . import env
@@ -46,7 +46,7 @@ from .compare import differences, listed, name, show
 from .spec_json import theorem_json
 
 REPRODUCES, DIFFERS, NOT_REDERIVED = "reproduces", "DIFFERS", "not re-derived"
-#: estimated work units (:mod:`proofkit.scale.workguard`'s unit, about 1.5 ns) of the pieces of a re-check,
+#: estimated work units (:mod:`proofkit.runtime.workguard`'s unit, about 1.5 ns) of the pieces of a re-check,
 #: from checks timed on the development machine and rounded up: the fit of a theorem with a learning
 #: setup (AM24.T4's whole check: 4.8 s), one computed claim (HYB24.NEG: 42 claims in 24 s), one sympy
 #: step or one relation evaluated at the fit, one record replay with its certificate re-check

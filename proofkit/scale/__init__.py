@@ -1,2 +1,1 @@
-"""Running at scale: the process pool behind ``-j N`` and the cost guard for work that grows with its
-input."""
+"""Running at scale: the process pool behind ``check --all -j N`` and ``scan -j N``."""

@@ -19,14 +19,12 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..interface import progress
 from ..language import registry
 from ..numerics import arrays
-from . import workguard
+from ..runtime import progress, workguard
 
 
 def jobs_arg(text: str) -> int:
@@ -109,19 +107,3 @@ def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int,
         if isinstance(r, Failure):
             raise InputError(r.field, r.expected, r.got)
     return out
-
-
-def check_id(tid: str, dps: int, seed: int) -> Any:
-    """check() of a registered theorem by id at its defaults (a worker's unit for ``check --all``)."""
-    from ..engine.check import check
-
-    return check(registry.get(tid), {}, dps=dps, seed=seed)
-
-
-def scan_value_id(tid: str, param: str, value: Any, base: dict[str, Any], dps: int, seed: int,
-                  search: bool, out_dir: str | None) -> Any:
-    """scan_value() of a registered theorem by id (a worker's unit for ``scan -j``)."""
-    from ..engine.scan import scan_value
-
-    return scan_value(registry.get(tid), param, value, base, dps=dps, seed=seed, search=search,
-                      out_dir=None if out_dir is None else Path(out_dir))

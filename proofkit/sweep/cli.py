@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..interface import progress
 from ..language.spec import Theorem
+from ..runtime import progress
 from ..scale.parallel import jobs_arg
 from ..storage import formats
 from . import runner, store

@@ -2,7 +2,7 @@
 (``--scheduler ADDRESS``), yielded one by one as they complete so that the caller writes each result at
 once (a kill loses at most the points in flight).
 
-Every path runs the same unit, :func:`proofkit.scale.parallel.scan_value_id` (``scan_value`` of a theorem by
+Every path runs the same unit, :func:`proofkit.engine.scan.scan_value_id` (``scan_value`` of a theorem by
 id: the check, and the counterexample search where the theorem has one), wrapped in the pool's context
 re-establishment (theorem folders, work cap, array backend; a bad-input error comes back as plain
 fields). Its arguments are plain data and both functions are module-level, so Dask workers receive them
@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine import scan
 from ..engine.scan import ScanRow
 from ..errors import InputError
 from ..scale import parallel
@@ -32,7 +33,7 @@ CONNECT_TIMEOUT_S = 10
 
 @dataclass(frozen=True)
 class Call:
-    """One point to compute: its key and the arguments of :func:`proofkit.scale.parallel.scan_value_id`."""
+    """One point to compute: its key and the arguments of :func:`proofkit.engine.scan.scan_value_id`."""
 
     key: str
     args: tuple[Any, ...]
@@ -51,7 +52,7 @@ class Outcome:
 
 def _unit(ctx: tuple[tuple[str, ...], int, str], call: Call) -> tuple[Any, ...]:
     """The arguments of the pool's context wrapper for one call."""
-    return (*ctx, parallel.scan_value_id, call.args)
+    return (*ctx, scan.scan_value_id, call.args)
 
 
 def _settle(point_key: str, get: Any) -> Outcome:
