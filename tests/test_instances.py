@@ -1,4 +1,4 @@
-"""Structured true models (proofkit.engine.instances.transition): the kinds are what their names say, so a
+"""Structured true models (proofkit.families.instances.transition): the kinds are what their names say, so a
 theorem can declare which assumptions each violates."""
 
 from fractions import Fraction
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from proofkit.engine.instances import INVERTIBLE_KINDS, SINGULAR_KINDS, transition
+from proofkit.families.instances import INVERTIBLE_KINDS, SINGULAR_KINDS, transition
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])

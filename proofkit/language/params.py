@@ -175,14 +175,17 @@ class ParamSpace:
 
 
 def param_T(default: int = 2, minimum: int = 1) -> Param:
+    """The training length T (labels at lengths up to T), an integer in [minimum, 50]."""
     return Param("T", int, default, "training length (labels up to this length)", min=minimum, max=50)
 
 
 def param_activation(default: str = "sigmoid") -> Param:
+    """The readout activation, one of ACTIVATIONS (sigmoid, tanh, softplus, relu, identity)."""
     return Param("activation", str, default, "readout activation", choices=ACTIVATIONS)
 
 
 def param_supervision(default: str = "ALL") -> Param:
+    """Where the labels are: ALL (every length 1..T) or ONLY (length T alone)."""
     return Param(
         "supervision", str, default, "ALL: labels at lengths 1..T; ONLY: at T alone",
         choices=SUPERVISION,

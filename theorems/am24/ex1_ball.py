@@ -21,12 +21,25 @@ from typing import Any
 import sympy as sp
 from sympy import Eq, Symbol
 
+from proofkit import (
+    Assumption,
+    Computed,
+    Evidence,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    RegularClosed,
+    Theorem,
+    Verdict,
+    WitnessOutcome,
+    fails,
+    holds,
+    predicate,
+    supp,
+    undecided,
+)
 from proofkit.certificates import closed_form_data
-from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.predicates import RegularClosed, supp
-from proofkit.language.spec import Assumption, Computed, PaperRef, Theorem, WitnessOutcome, predicate
-from proofkit.language.verdict import Verdict
 
 HALF, QUARTER = sp.Rational(1, 2), sp.Rational(1, 4)
 c_val, k_idx = Symbol("c", real=True), Symbol("k", integer=True, positive=True)

@@ -5,12 +5,9 @@ from functools import cache
 import sympy as sp
 from sympy import Eq, Function, Symbol
 
+from proofkit import C1, Assumption, In, NonEmpty, PaperRef, Param, ParamSpace, SymbolicStep, Theorem, Verdict
 from proofkit.geometry.regions import NAMED, named
 from proofkit.geometry.transfer import FALSIFIER
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.predicates import C1, In, NonEmpty
-from proofkit.language.spec import Assumption, PaperRef, SymbolicStep, Theorem
-from proofkit.language.verdict import Verdict
 
 x, y = sp.symbols("x y", real=True)
 tau = Symbol("tau", real=True)

@@ -5,24 +5,33 @@ generalize, with A psi = B phi on [0,1]^n (Ahuja & Mansouri, Theorem 1, eqs. 10-
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
-from proofkit.engine.instances import deep_sets_true_params, hinge_knots
-from proofkit.engine.support import ALL_SUPPORTS, Support
-from proofkit.families import DeepSets
-from proofkit.families.deepsets import HingeDeepSets
-from proofkit.language.params import Param, ParamSpace, param_activation, param_supervision, param_T
-from proofkit.language.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
-from proofkit.language.spec import (
+from proofkit import (
+    ALL_SUPPORTS,
+    R_ALL,
     Assumption,
     Generalization,
     GroupElement,
+    Injective,
     PaperRef,
+    Param,
+    ParamSpace,
+    Realizable,
+    RegularClosed,
     Relation,
     Setup,
+    Support,
     SymbolicStep,
     T_len,
     Theorem,
+    Verdict,
+    param_activation,
+    param_supervision,
+    param_T,
+    supp,
 )
-from proofkit.language.verdict import Verdict
+from proofkit.families import DeepSets
+from proofkit.families.deepsets import HingeDeepSets
+from proofkit.families.instances import deep_sets_true_params, hinge_knots
 
 m, k, kt = Symbol("m"), Symbol("k"), Symbol("kt")
 A = MatrixSymbol("A", m, kt)  # learned readout
@@ -37,7 +46,7 @@ j_pos, i_len = Symbol("j", integer=True, positive=True), Symbol("i", integer=Tru
 
 
 def knots(p):
-    """Hinge knots of the structured family (proofkit.engine.instances.hinge_knots)."""
+    """Hinge knots of the structured family (proofkit.families.instances.hinge_knots)."""
     return hinge_knots(p["T"])
 
 
@@ -54,7 +63,7 @@ def true_model(p):
 
 
 def true_params(p):
-    """The default deep-sets true model (proofkit.engine.instances.DEEP_SETS; the hinge model for the hinge
+    """The default deep-sets true model (proofkit.families.instances.DEEP_SETS; the hinge model for the hinge
     family)."""
     F = true_model(p).F if p["family"] == "hinge" else None
     return deep_sets_true_params(p["n"], p["m"], p["T"], F, p["readout_bias"])

@@ -27,26 +27,39 @@ import numpy as np
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
-from proofkit.certificates import certify_pairwise as cp
-from proofkit.engine.instances import seeded_matrix
-from proofkit.engine.support import SUPPORTS, Support
-from proofkit.families.pairwise import PairwiseSum, monomials
-from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
-from proofkit.language.params import Param, ParamSpace, param_activation, param_supervision, param_T
-from proofkit.language.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
-from proofkit.language.spec import (
+from proofkit import (
+    R_ALL,
+    SUPPORTS,
     Assumption,
     Computed,
+    Evidence,
     Generalization,
+    Injective,
+    Method,
     PaperRef,
+    Param,
+    ParamSpace,
+    Realizable,
+    RegularClosed,
     Relation,
     Setup,
+    Support,
     SymbolicStep,
     T_len,
     Theorem,
+    Verdict,
+    fails,
     h_model,
+    holds,
+    param_activation,
+    param_supervision,
+    param_T,
+    supp,
+    undecided,
 )
-from proofkit.language.verdict import Verdict
+from proofkit.certificates import certify_pairwise as cp
+from proofkit.families.instances import seeded_matrix
+from proofkit.families.pairwise import PairwiseSum, monomials
 from proofkit.numerics.activation import is_injective
 
 m, n, kt, F = Symbol("m"), Symbol("n"), Symbol("kt"), Symbol("F")

@@ -28,6 +28,31 @@ from typing import Any
 import sympy as sp
 from sympy import Eq, Symbol
 
+from proofkit import (
+    R_ALL,
+    Assumption,
+    Computed,
+    Evidence,
+    Injective,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Realizable,
+    RegularClosed,
+    SymbolicStep,
+    T_len,
+    Theorem,
+    Verdict,
+    fails,
+    forall,
+    holds,
+    param_supervision,
+    param_T,
+    predicate,
+    supp,
+    undecided,
+)
 from proofkit.families.readout import (
     SumReadout,
     exact_gap,
@@ -39,11 +64,6 @@ from proofkit.families.readout import (
     vector_polynomial_kernel,
 )
 from proofkit.families.readout_search import CONCLUSION, ReadoutFalsifier, search, supervised
-from proofkit.language.evidence import Evidence, Method, fails, forall, holds, undecided
-from proofkit.language.params import Param, ParamSpace, param_supervision, param_T
-from proofkit.language.predicates import R_ALL, Injective, Realizable, RegularClosed, supp
-from proofkit.language.spec import Assumption, Computed, PaperRef, SymbolicStep, T_len, Theorem, predicate
-from proofkit.language.verdict import Verdict
 
 i_pos, j_pos = Symbol("i", integer=True, positive=True), Symbol("j", integer=True, positive=True)
 X_le_i, pair_cube = Symbol("X_{1:i}"), Symbol("[0,1]^{2n}")

@@ -5,7 +5,31 @@ import numpy as np
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
-from proofkit.engine.instances import (
+from proofkit import (
+    R_ALL,
+    SUPPORTS,
+    Assumption,
+    Generalization,
+    GroupElement,
+    Injective,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Relation,
+    Setup,
+    Support,
+    SymbolicStep,
+    T_len,
+    Theorem,
+    Verdict,
+    param_activation,
+    param_supervision,
+    param_T,
+    predicate,
+)
+from proofkit.families import LinearRecurrence
+from proofkit.families.biased import with_readout_bias
+from proofkit.families.instances import (
     INVERTIBLE_KINDS,
     SINGULAR_KINDS,
     seeded_matrix,
@@ -13,24 +37,6 @@ from proofkit.engine.instances import (
     transition,
     with_rank_drop,
 )
-from proofkit.engine.support import SUPPORTS, Support
-from proofkit.families import LinearRecurrence
-from proofkit.families.biased import with_readout_bias
-from proofkit.language.params import Param, ParamSpace, param_activation, param_supervision, param_T
-from proofkit.language.predicates import R_ALL, Injective
-from proofkit.language.spec import (
-    Assumption,
-    Generalization,
-    GroupElement,
-    PaperRef,
-    Relation,
-    Setup,
-    SymbolicStep,
-    T_len,
-    Theorem,
-    predicate,
-)
-from proofkit.language.verdict import Verdict
 
 n = Symbol("n")
 j = Symbol("j", integer=True, nonnegative=True)
@@ -66,7 +72,7 @@ def true_params(p):
         mats["A"] = with_rank_drop(mats["A"], axis=1)
     if p["true_Lam"] == "singular":
         mats["Lam"] = with_rank_drop(mats["Lam"], axis=1)
-    elif p["true_Lam"] != "invertible":  # a structured transition (proofkit.engine.instances.transition)
+    elif p["true_Lam"] != "invertible":  # a structured transition (proofkit.families.instances.transition)
         mats["Lam"] = transition(p["true_Lam"], size, seed=40 + size)
     if p["true_B"] == "singular":
         mats["B"] = with_rank_drop(mats["B"], axis=0)

@@ -13,24 +13,29 @@ import numpy as np
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
-from proofkit.engine.instances import seeded_matrix, spectral_shrink, with_rank_drop
-from proofkit.engine.support import SUPPORTS, Support
-from proofkit.families import VanillaRNN
-from proofkit.families.biased import with_readout_bias
-from proofkit.language.params import Param, ParamSpace, param_T
-from proofkit.language.predicates import R_ALL, NonEmptyInterior, supp
-from proofkit.language.spec import (
+from proofkit import (
+    R_ALL,
+    SUPPORTS,
     Assumption,
     Generalization,
     GroupElement,
+    NonEmptyInterior,
     PaperRef,
+    Param,
+    ParamSpace,
     Relation,
     Setup,
+    Support,
     SymbolicStep,
     T_len,
     Theorem,
+    Verdict,
+    param_T,
+    supp,
 )
-from proofkit.language.verdict import Verdict
+from proofkit.families import VanillaRNN
+from proofkit.families.biased import with_readout_bias
+from proofkit.families.instances import seeded_matrix, spectral_shrink, with_rank_drop
 
 n = Symbol("n")
 At, Lt, Bt = MatrixSymbol("At", n, n), MatrixSymbol("Lt", n, n), MatrixSymbol("Bt", n, n)

@@ -2,11 +2,7 @@
 
 import pytest
 
-from proofkit.engine.falsify import falsify
-from proofkit.engine.replay import replay
-from proofkit.interface.testing import checked, falsified
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
+from proofkit import Verdict, checked, falsified, falsify, registry, replay
 
 NUMERIC = ["AM24.T4", "AM24.T1"]
 
@@ -124,8 +120,7 @@ def test_near_relation_below_zero_tol_is_refuted_by_the_existence_ball():
 
     import sympy as sp
 
-    from proofkit.engine.check import check
-    from proofkit.language.spec import Relation
+    from proofkit import Relation, check
 
     thm = registry.get("AM24.T4")
     At, Bt, A, B = (sp.MatrixSymbol(s, sp.Symbol("n"), sp.Symbol("n")) for s in ("At", "Bt", "A", "B"))
@@ -178,8 +173,8 @@ def test_t4_readout_bias_threshold_is_still_two():
 def test_t4_biased_certificates_pin_the_bias_exactly():
     import numpy as np
 
+    from proofkit import build_problem
     from proofkit.engine.falsify import certify_exact, certify_model
-    from proofkit.engine.problem import build_problem
     from proofkit.numerics.backend import MP
 
     thm = registry.get("AM24.T4")

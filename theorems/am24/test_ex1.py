@@ -9,12 +9,17 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from proofkit.engine.replay import replay
-from proofkit.engine.support import ALL_SUPPORTS, SUPPORTS, Support
-from proofkit.errors import InputError
-from proofkit.interface.testing import checked, falsified
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
+from proofkit import (
+    ALL_SUPPORTS,
+    SUPPORTS,
+    InputError,
+    Support,
+    Verdict,
+    checked,
+    falsified,
+    registry,
+    replay,
+)
 
 TID = "AM24.EX1"
 _MOD = getmodule(registry.get(TID).claims[0].run)  # the theorem file, as the registry loaded it

@@ -8,12 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from proofkit.engine.replay import replay
-from proofkit.engine.support import Support
+from proofkit import Support, Verdict, checked, falsified, registry, replay
 from proofkit.families.deepsets import HingeDeepSets
-from proofkit.interface.testing import checked, falsified
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,12 +11,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from proofkit import Verdict, build_problem, checked, falsified, registry, replay
 from proofkit.certificates.pairwise_zero_risk import certify, project
-from proofkit.engine.problem import build_problem
-from proofkit.engine.replay import replay
-from proofkit.interface.testing import checked, falsified
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
 
 TID = "AM24.T2"
 EXACT = "every zero-risk learner generalizes (exact)"

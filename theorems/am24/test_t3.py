@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from proofkit.engine.replay import replay
+from proofkit import Verdict, checked, falsified, registry, replay
 from proofkit.families.readout import (
     generalizes_at,
     polynomial_kernel,
@@ -19,9 +19,6 @@ from proofkit.families.readout import (
     vector_polynomial_kernel,
 )
 from proofkit.families.readout_search import EFFORT, max_preactivation
-from proofkit.interface.testing import checked, falsified
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
 
 TID = "AM24.T3"
 SEARCH = "every zero-risk learner generalizes (exact witness search)"

@@ -4,9 +4,7 @@ printed errata, and the falsifier under dropped assumptions."""
 
 import pytest
 
-from proofkit.interface.testing import checked, falsified
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
+from proofkit import Verdict, checked, falsified, registry
 
 TID = "AM24.T5"
 P_RELATIONS = ["A~ = A P (P a permutation)", "B~ = P^T B", "Lam~ = P^T Lam P", "h~_t = P^T h_t"]

@@ -15,23 +15,31 @@ constant). The checks below decide it on a fitted mean-pooled learner.
 import sympy as sp
 from sympy import Eq, MatrixSymbol, Symbol
 
-from proofkit.engine.instances import deep_sets_true_params, hinge_knots
-from proofkit.engine.support import SUPPORTS, Support
-from proofkit.families.meanpool import MeanPoolDeepSets, MeanPoolHingeDeepSets
-from proofkit.language.params import Param, ParamSpace, param_activation, param_supervision, param_T
-from proofkit.language.predicates import R_ALL, Injective, Realizable, supp
-from proofkit.language.spec import (
+from proofkit import (
+    R_ALL,
+    SUPPORTS,
     Assumption,
     Generalization,
     GroupElement,
+    Injective,
     PaperRef,
+    Param,
+    ParamSpace,
+    Realizable,
     Relation,
     Setup,
+    Support,
     SymbolicStep,
     T_len,
     Theorem,
+    Verdict,
+    param_activation,
+    param_supervision,
+    param_T,
+    supp,
 )
-from proofkit.language.verdict import Verdict
+from proofkit.families.instances import deep_sets_true_params, hinge_knots
+from proofkit.families.meanpool import MeanPoolDeepSets, MeanPoolHingeDeepSets
 
 m, k, kt = Symbol("m"), Symbol("k"), Symbol("kt")
 A = MatrixSymbol("A", m, kt)
@@ -42,7 +50,7 @@ sigma, f_true, H = Symbol("sigma"), Symbol("f"), Symbol("H")
 
 
 def knots(p):
-    """Hinge knots of the structured family (proofkit.engine.instances.hinge_knots)."""
+    """Hinge knots of the structured family (proofkit.families.instances.hinge_knots)."""
     return hinge_knots(p["T"])
 
 
@@ -59,7 +67,7 @@ def true_model(p):
 
 
 def true_params(p):
-    """The default deep-sets true model (proofkit.engine.instances.DEEP_SETS; the hinge model for the hinge
+    """The default deep-sets true model (proofkit.families.instances.DEEP_SETS; the hinge model for the hinge
     family)."""
     F = true_model(p).F if p["family"] == "hinge" else None
     return deep_sets_true_params(p["n"], p["m"], p["T"], F, p["readout_bias"])

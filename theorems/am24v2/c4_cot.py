@@ -17,10 +17,21 @@ from typing import Any
 
 import sympy as sp
 
-from proofkit.language.evidence import Evidence, Method, fails, forall, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.spec import Computed, PaperRef, Theorem, predicate
-from proofkit.language.verdict import Verdict
+from proofkit import (
+    Computed,
+    Evidence,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Theorem,
+    Verdict,
+    fails,
+    forall,
+    holds,
+    predicate,
+    undecided,
+)
 
 
 def paper_claim(p: Mapping[str, Any]) -> Evidence:

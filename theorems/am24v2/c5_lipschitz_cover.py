@@ -18,13 +18,24 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from proofkit import (
+    Computed,
+    Evidence,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    SymbolicStep,
+    Theorem,
+    Verdict,
+    fails,
+    forall,
+    function,
+    holds,
+)
 from proofkit.families import DeepSets
 from proofkit.families import lipschitz as lip
 from proofkit.families.meanpool import MeanPoolDeepSets
-from proofkit.language.evidence import Evidence, Method, fails, forall, holds
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.spec import Computed, PaperRef, SymbolicStep, Theorem, function
-from proofkit.language.verdict import Verdict
 
 TRUE_THETA = np.array([0.7, 0.45, -0.8])  # (a, lam, b), off the net; chosen here
 

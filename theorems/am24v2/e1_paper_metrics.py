@@ -16,14 +16,24 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from proofkit.engine import paperstyle as ps
-from proofkit.engine.fit import fit
-from proofkit.engine.problem import build_problem
-from proofkit.language import registry
-from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.spec import Computed, PaperRef, Theorem, function
-from proofkit.language.verdict import Verdict
+from proofkit import (
+    Computed,
+    Evidence,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Theorem,
+    Verdict,
+    build_problem,
+    fails,
+    fit,
+    function,
+    holds,
+    registry,
+    undecided,
+)
+from proofkit.families import paperstyle as ps
 from proofkit.numerics.backend import MP
 
 TEACHER = {"A": np.array([[1.5, -0.7], [0.4, 1.2]]), "Lam": np.array([[0.6, -0.3], [0.2, 0.5]]),

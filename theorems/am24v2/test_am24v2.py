@@ -6,13 +6,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from proofkit.engine.replay import replay
-from proofkit.engine.support import Support
+from proofkit import Support, Verdict, checked, falsified, registry, replay
 from proofkit.families.deepsets import HingeDeepSets
 from proofkit.families.meanpool import MeanPoolHingeDeepSets
-from proofkit.interface.testing import checked, falsified
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -148,7 +144,7 @@ def test_paperstyle_quick_seeded():
     """A few AdamW steps: deterministic for a seed, loss decreasing, float32 stays float32."""
     import numpy as np
 
-    from proofkit.engine import paperstyle as ps
+    from proofkit.families import paperstyle as ps
 
     teacher = {"A": np.array([[1.5, -0.7], [0.4, 1.2]]), "Lam": np.array([[0.6, -0.3], [0.2, 0.5]]),
                "B": np.array([[1.0, 0.5], [-0.3, 0.8]])}

@@ -3,12 +3,8 @@ multiplication or Dyck-2 (Huang et al. 2024, Cor. 13 = Cor. 20, Remark 21): expo
 
 import sympy as sp
 
+from proofkit import Computed, Method, PaperRef, Param, ParamSpace, Theorem, Verdict, fails, holds, rows
 from proofkit.crasp import comm
-from proofkit.language.evidence import Method, fails, holds
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.predicates import rows
-from proofkit.language.spec import Computed, PaperRef, Theorem
-from proofkit.language.verdict import Verdict
 
 N = sp.Symbol("N", integer=True, positive=True)
 

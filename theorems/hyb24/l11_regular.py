@@ -5,15 +5,27 @@ from pathlib import Path
 
 import sympy as sp
 
+from proofkit import (
+    CRASP_PERIODIC,
+    CRASP_PLAIN,
+    Assumption,
+    Available,
+    Computed,
+    InCRASP,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Theorem,
+    Verdict,
+    fails,
+    holds,
+    undecided,
+)
 from proofkit.crasp import eventual
 from proofkit.crasp.checks import agreement, length_for, truth_rows
 from proofkit.crasp.library import load_index
 from proofkit.crasp.truth import LIBRARY
-from proofkit.language.evidence import Method, fails, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.predicates import CRASP_PERIODIC, CRASP_PLAIN, Available, InCRASP
-from proofkit.language.spec import Assumption, Computed, PaperRef, Theorem
-from proofkit.language.verdict import Verdict
 
 PROGRAMS = Path(__file__).parent / "programs"
 

@@ -22,6 +22,20 @@ from pathlib import Path
 
 import sympy as sp
 
+from proofkit import (
+    Computed,
+    InCRASP,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Theorem,
+    Verdict,
+    fails,
+    function,
+    holds,
+    undecided,
+)
 from proofkit.crasp import analysis
 from proofkit.crasp.checks import length_for, strings_domain
 from proofkit.crasp.enumerate import Fragment, search_all
@@ -37,11 +51,6 @@ from proofkit.crasp.morphism import (
     transform,
 )
 from proofkit.crasp.truth import CounterTruth, exhaustive_check
-from proofkit.language.evidence import Method, fails, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.predicates import InCRASP
-from proofkit.language.spec import Computed, PaperRef, Theorem, function
-from proofkit.language.verdict import Verdict
 
 L_lang, L_prime, F_frag, h_morph = (sp.Symbol(n) for n in ("L", "L'", "F", "h"))
 preimage = function("preimage", "h^-1(L) = {w : h(w) in L}, the inverse image of L under the morphism h")

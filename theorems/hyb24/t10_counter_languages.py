@@ -4,11 +4,19 @@ from pathlib import Path
 
 import sympy as sp
 
+from proofkit import (
+    CRASP_PLAIN,
+    Assumption,
+    Computed,
+    InCRASP,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Theorem,
+    Verdict,
+    function,
+)
 from proofkit.crasp.checks import agreement, rows_match
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.predicates import CRASP_PLAIN, InCRASP
-from proofkit.language.spec import Assumption, Computed, PaperRef, Theorem, function
-from proofkit.language.verdict import Verdict
 
 depth = function("depth", "largest nesting depth of counts a program of the fragment may use (a count of a "
                           "counted predicate has depth 2)")

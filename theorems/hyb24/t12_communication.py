@@ -6,15 +6,28 @@ from pathlib import Path
 import numpy as np
 import sympy as sp
 
+from proofkit import (
+    Assumption,
+    Computed,
+    Local,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Periodic,
+    Theorem,
+    Verdict,
+    fails,
+    function,
+    holds,
+    predicate,
+    rows,
+    undecided,
+)
 from proofkit.crasp import comm
 from proofkit.crasp.checks import length_for, rows_match
 from proofkit.crasp.library import load_index
 from proofkit.crasp.protocol import protocol_table
-from proofkit.language.evidence import Method, fails, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.predicates import Local, Periodic, rows
-from proofkit.language.spec import Assumption, Computed, PaperRef, Theorem, function, predicate
-from proofkit.language.verdict import Verdict
 
 N = sp.Symbol("N", integer=True, positive=True)
 C, c_prec = sp.Symbol("C", positive=True), sp.Symbol("c_p", positive=True)

@@ -15,6 +15,23 @@ from pathlib import Path
 
 import sympy as sp
 
+from proofkit import (
+    Assumption,
+    Computed,
+    ExpressibleLT,
+    Local,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Periodic,
+    Theorem,
+    Verdict,
+    fails,
+    forall,
+    holds,
+    predicate,
+)
 from proofkit.crasp import analysis, maj2
 from proofkit.crasp import limits as lim
 from proofkit.crasp.checks import length_for
@@ -24,11 +41,6 @@ from proofkit.crasp.library import load_index
 from proofkit.crasp.parser import parse
 from proofkit.crasp.variants import reference
 from proofkit.crasp.vector import accepts_prefixes, all_strings
-from proofkit.language.evidence import Method, fails, forall, holds
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.predicates import ExpressibleLT, Local, Periodic
-from proofkit.language.spec import Assumption, Computed, PaperRef, Theorem, predicate
-from proofkit.language.verdict import Verdict
 
 f_target = sp.Symbol("f")
 GeneralizesInTheLimit = predicate("GeneralizesInTheLimit", "every run of the Inference Procedure (Def. 6: "

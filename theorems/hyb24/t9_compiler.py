@@ -7,6 +7,22 @@ from pathlib import Path
 import numpy as np
 import sympy as sp
 
+from proofkit import (
+    Accepts,
+    Assumption,
+    Computed,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    SymbolicStep,
+    Theorem,
+    Verdict,
+    fails,
+    function,
+    holds,
+    predicate,
+)
 from proofkit.crasp import analysis, load
 from proofkit.crasp import tasks as T
 from proofkit.crasp.checks import alphabet_text, length_for
@@ -14,11 +30,6 @@ from proofkit.crasp.compiler import check_against, compile_program, precision_ne
 from proofkit.crasp.forward import run
 from proofkit.crasp.library import load_index
 from proofkit.crasp.variants import VARIANTS, CompilerFalsifier, reference
-from proofkit.language.evidence import Method, fails, holds
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.predicates import Accepts
-from proofkit.language.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
-from proofkit.language.verdict import Verdict
 
 N, z = sp.Symbol("N", integer=True, positive=True), sp.Symbol("z", real=True)
 act_precision, offset = sp.Symbol("precision"), sp.Symbol("offset", integer=True, nonnegative=True)

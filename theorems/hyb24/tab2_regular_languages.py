@@ -6,16 +6,26 @@ from pathlib import Path
 
 import sympy as sp
 
+from proofkit import (
+    CRASP_PL,
+    CRASP_PLAIN,
+    Computed,
+    InCRASP,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Theorem,
+    Verdict,
+    fails,
+    holds,
+    undecided,
+)
 from proofkit.crasp import analysis
 from proofkit.crasp.checks import agreement, entry, length_for, truth_rows
 from proofkit.crasp.enumerate import search_all
 from proofkit.crasp.morphism import REDUCTIONS, resolve
 from proofkit.crasp.truth import LIBRARY
-from proofkit.language.evidence import Method, fails, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.predicates import CRASP_PL, CRASP_PLAIN, InCRASP
-from proofkit.language.spec import Computed, PaperRef, Theorem
-from proofkit.language.verdict import Verdict
 
 
 def row_predicate(r):

@@ -12,6 +12,19 @@ from pathlib import Path
 
 import sympy as sp
 
+from proofkit import (
+    Computed,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Theorem,
+    Verdict,
+    fails,
+    holds,
+    predicate,
+    undecided,
+)
 from proofkit.crasp import analysis, comm, load, parse
 from proofkit.crasp import induction as IH
 from proofkit.crasp import task_programs as TP
@@ -20,10 +33,6 @@ from proofkit.crasp.checks import length_for, truth_rows
 from proofkit.crasp.enumerate import search
 from proofkit.crasp.learners import search_task
 from proofkit.crasp.truth import LIBRARY
-from proofkit.language.evidence import Method, fails, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.spec import Computed, PaperRef, Theorem, predicate
-from proofkit.language.verdict import Verdict
 
 Matches = predicate("Matches", "the task's row of Table 3: the C-RASP evidence computed here (a program "
                                "in C-RASP[] or C-RASP[periodic,local], or exponential one-way rows) agrees "

@@ -3,8 +3,7 @@ sizes run in `proofkit check --all`), the library against its ground truths, and
 
 import pytest
 
-from proofkit.interface.testing import checked, falsified
-from proofkit.language import registry
+from proofkit import checked, falsified, registry
 
 FAST = {
     "HYB24.T10": {"binary_len": 12, "N": 6},
@@ -67,7 +66,7 @@ def test_t9_nothing_dropped_search_is_empty():
 def test_stored_hyb24_counterexamples_replay():
     from pathlib import Path
 
-    from proofkit.engine.replay import replay
+    from proofkit import replay
 
     files = sorted((Path(__file__).resolve().parents[2] / "counterexamples").glob("HYB24.*.json"))
     assert len(files) >= 5

@@ -6,6 +6,7 @@ import itertools
 import numpy as np
 import pytest
 
+from proofkit import InputError, checked, registry
 from proofkit.crasp import accepts, parse
 from proofkit.crasp.enumerate import (
     Fragment,
@@ -30,9 +31,6 @@ from proofkit.crasp.morphism import (
 )
 from proofkit.crasp.truth import AUXILIARY
 from proofkit.crasp.vector import accepts_prefixes, all_strings
-from proofkit.errors import InputError
-from proofkit.interface.testing import checked
-from proofkit.language import registry
 
 FAST = {"reduction_len": 8, "transform_len": 5, "size": 8, "n": 5, "plain_size": 10, "plain_n": 6,
         "unary_size": 12, "unary_n": 16, "ternary_size": 6, "ternary_n": 4, "positive_size": 12,

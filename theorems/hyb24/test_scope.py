@@ -6,12 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from proofkit import Computed, Evidence, Verdict, check, registry
 from proofkit.crasp.checks import agreement, rows_match
-from proofkit.engine.check import check
-from proofkit.language import registry
-from proofkit.language.evidence import Evidence, decide
-from proofkit.language.spec import Computed
-from proofkit.language.verdict import Verdict
+from proofkit.language.evidence import decide
 
 PROGRAMS = Path(__file__).parent / "programs"
 HYB24 = sorted(t for t in registry.load_all() if t.startswith("HYB24."))

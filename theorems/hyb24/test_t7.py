@@ -6,13 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from proofkit import InputError, checked, registry
 from proofkit.crasp import analysis, maj2
 from proofkit.crasp import limits as lim
 from proofkit.crasp.compiler import compile_program
 from proofkit.crasp.parser import load, parse
-from proofkit.errors import InputError
-from proofkit.interface.testing import checked
-from proofkit.language import registry
 
 PROGRAMS = Path(__file__).parent / "programs"
 FAST = {"n_max": 4, "net_len": 3, "n0_max": 6, "precision_p": 4, "c18_len": 2, "copy_n": 6,

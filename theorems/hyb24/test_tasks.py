@@ -6,14 +6,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from proofkit import InputError, checked, registry
 from proofkit.crasp import analysis, load, parse
 from proofkit.crasp import induction as IH
 from proofkit.crasp import task_programs as TP
 from proofkit.crasp import tasks as T
 from proofkit.crasp.learners import search_task
-from proofkit.errors import InputError
-from proofkit.interface.testing import checked
-from proofkit.language import registry
 
 PROGRAMS = Path(__file__).parent / "programs"
 FAST = {"binary_len": 9, "N": 4, "sample_len": 40, "samples": 3, "majority_k": 8, "task_V": 4, "sort_V": 30,

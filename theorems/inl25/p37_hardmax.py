@@ -19,11 +19,25 @@ from typing import Any
 
 import sympy as sp
 
-from proofkit.language.evidence import Evidence, Method, fails, holds
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.predicates import DeltaPeriodic, TauLocal, TranslationInvariant
-from proofkit.language.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
-from proofkit.language.verdict import Verdict
+from proofkit import (
+    Assumption,
+    Computed,
+    DeltaPeriodic,
+    Evidence,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    SymbolicStep,
+    TauLocal,
+    Theorem,
+    TranslationInvariant,
+    Verdict,
+    fails,
+    function,
+    holds,
+    predicate,
+)
 from proofkit.limit import flush
 from proofkit.limit import margin as mg
 from proofkit.limit.model import evaluate

@@ -29,10 +29,21 @@ from typing import Any
 
 import sympy as sp
 
-from proofkit.language.evidence import Evidence, Method, fails, forall, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.spec import Computed, PaperRef, Theorem, predicate
-from proofkit.language.verdict import Verdict
+from proofkit import (
+    Computed,
+    Evidence,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Theorem,
+    Verdict,
+    fails,
+    forall,
+    holds,
+    predicate,
+    undecided,
+)
 from proofkit.limit import mlpnorm
 from proofkit.limit.tasks import ModPTask, min_proxy_length
 from proofkit.limit.training import Fit, fit_exponent, train

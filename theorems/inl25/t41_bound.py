@@ -30,11 +30,27 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.predicates import DeltaPeriodic, FinitePrecision, TauLocal, TranslationInvariant
-from proofkit.language.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, function, predicate
-from proofkit.language.verdict import Verdict
+from proofkit import (
+    Assumption,
+    Computed,
+    DeltaPeriodic,
+    Evidence,
+    FinitePrecision,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    SymbolicStep,
+    TauLocal,
+    Theorem,
+    TranslationInvariant,
+    Verdict,
+    fails,
+    function,
+    holds,
+    predicate,
+    undecided,
+)
 from proofkit.limit import auxiliary as cz
 from proofkit.limit.counts import count_string, evaluate_counts, from_string
 from proofkit.limit.model import evaluate

@@ -27,10 +27,21 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from proofkit.language.evidence import Evidence, Method, fails, forall, holds
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.spec import Computed, PaperRef, SymbolicStep, Theorem, predicate
-from proofkit.language.verdict import Verdict
+from proofkit import (
+    Computed,
+    Evidence,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    SymbolicStep,
+    Theorem,
+    Verdict,
+    fails,
+    forall,
+    holds,
+    predicate,
+)
 from proofkit.limit import constructions as cons
 from proofkit.limit import flush
 from proofkit.limit import margin as mg

@@ -3,9 +3,7 @@ at other precisions; the printed definitions' failures keep their witnesses."""
 
 import pytest
 
-from proofkit.interface.testing import checked
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
+from proofkit import Verdict, checked, registry
 
 TID = "INL25.P37"
 

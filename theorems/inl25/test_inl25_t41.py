@@ -8,10 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from proofkit.engine.replay import replay
-from proofkit.interface.testing import checked
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
+from proofkit import Verdict, checked, registry, replay
 from proofkit.limit import auxiliary as cz
 from proofkit.limit.counts import count_string, evaluate_counts, from_string
 from proofkit.limit.model import evaluate, from_dict, to_dict

@@ -9,9 +9,7 @@ from itertools import product
 import numpy as np
 import pytest
 
-from proofkit.interface.testing import checked
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
+from proofkit import Verdict, checked, registry
 from proofkit.limit import constructions as cons
 from proofkit.limit import mlpnorm, training
 from proofkit.limit.model import evaluate

@@ -19,10 +19,20 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.spec import Computed, PaperRef, Theorem, predicate
-from proofkit.language.verdict import Verdict
+from proofkit import (
+    Computed,
+    Evidence,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Theorem,
+    Verdict,
+    fails,
+    holds,
+    predicate,
+    undecided,
+)
 from proofkit.posembed import gd
 from proofkit.posembed.model import Head
 

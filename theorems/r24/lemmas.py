@@ -13,10 +13,22 @@ from math import comb
 
 import sympy as sp
 
-from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
-from proofkit.language.verdict import Verdict
+from proofkit import (
+    Assumption,
+    Computed,
+    Evidence,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    SymbolicStep,
+    Theorem,
+    Verdict,
+    fails,
+    holds,
+    predicate,
+    undecided,
+)
 from proofkit.posembed import dp, dyck
 from proofkit.posembed.model import Head
 from proofkit.posembed.sweep import Fail, Undecided, over

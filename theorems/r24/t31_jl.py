@@ -22,11 +22,23 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
+from proofkit import (
+    Assumption,
+    Computed,
+    Evidence,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    SymbolicStep,
+    Theorem,
+    Verdict,
+    fails,
+    holds,
+    predicate,
+    undecided,
+)
 from proofkit.certificates.certify import arb_bits
-from proofkit.language.evidence import Evidence, Method, fails, holds, undecided
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.spec import Assumption, Computed, PaperRef, SymbolicStep, Theorem, predicate
-from proofkit.language.verdict import Verdict
 from proofkit.posembed import jl
 from proofkit.posembed.model import closed_form_B
 from proofkit.posembed.sweep import Fail, Undecided, over

@@ -10,9 +10,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from proofkit.interface.testing import checked
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
+from proofkit import Verdict, checked, registry
 from proofkit.posembed import gd
 from proofkit.posembed.model import Head
 

@@ -5,9 +5,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from proofkit.interface.testing import checked
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
+from proofkit import Verdict, checked, registry
 from proofkit.posembed import dp, dyck
 
 TID = "R24.L5"

@@ -7,10 +7,8 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
+from proofkit import Verdict, checked, registry
 from proofkit.certificates.certify import arb_bits
-from proofkit.interface.testing import checked
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
 from proofkit.posembed import jl
 
 TID = "R24.T31"

@@ -8,10 +8,7 @@ from pathlib import Path
 import mpmath as mp
 import pytest
 
-from proofkit.engine.replay import replay
-from proofkit.interface.testing import checked
-from proofkit.language import registry
-from proofkit.language.verdict import Verdict
+from proofkit import Verdict, checked, registry, replay
 from proofkit.posembed import dp, dyck
 from proofkit.posembed.drops import decide
 from proofkit.posembed.model import Head

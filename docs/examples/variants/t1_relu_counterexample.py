@@ -6,9 +6,7 @@ python docs/examples/variants/t1_relu_counterexample.py"""
 import tempfile
 from pathlib import Path
 
-from proofkit.engine.falsify import falsify
-from proofkit.engine.replay import replay
-from proofkit.language import registry
+from proofkit import falsify, registry, replay
 
 with tempfile.TemporaryDirectory() as folder:
     result = falsify(registry.get("AM24.T1"), ["A1.injective"], {"T": 2}, out_dir=Path(folder))

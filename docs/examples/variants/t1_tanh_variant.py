@@ -4,10 +4,7 @@ Run: python docs/examples/variants/t1_tanh_variant.py"""
 
 from dataclasses import replace
 
-from proofkit.engine.check import check
-from proofkit.language import registry
-from proofkit.language.spec import Relation
-from proofkit.language.verdict import Verdict
+from proofkit import Relation, Verdict, check, registry
 
 t1 = registry.get("AM24.T1")
 ident = next(c for c in t1.claims if c.name == "A psi = B phi on [0,1]^n")  # reuse its symbols

@@ -5,19 +5,20 @@ generalizes to every length; its transition is identified (lam~ = lam) but its i
 import sympy as sp
 from sympy import MatrixSymbol
 
-from proofkit.engine.support import Support
-from proofkit.families import LinearRecurrence
-from proofkit.language.params import ParamSpace, param_T
-from proofkit.language.spec import (
+from proofkit import (
     Assumption,
     Generalization,
     PaperRef,
+    ParamSpace,
     Relation,
     Setup,
+    Support,
     SymbolicStep,
     Theorem,
+    Verdict,
+    param_T,
 )
-from proofkit.language.verdict import Verdict
+from proofkit.families import LinearRecurrence
 
 # learned (a~, lam~, b~) and true (a, lam, b), as 1x1 matrices: the relations are matrix expressions
 At, Lt, Bt = MatrixSymbol("At", 1, 1), MatrixSymbol("Lt", 1, 1), MatrixSymbol("Bt", 1, 1)

@@ -4,10 +4,18 @@ is refuted (exit 1), naming the violated assumption and the witness."""
 
 import sympy as sp
 
-from proofkit.language.evidence import Method, forall
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.spec import Assumption, Computed, PaperRef, Theorem, predicate
-from proofkit.language.verdict import Verdict
+from proofkit import (
+    Assumption,
+    Computed,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Theorem,
+    Verdict,
+    forall,
+    predicate,
+)
 
 N = sp.Symbol("N", integer=True, nonnegative=True)
 AllPrime = predicate("AllPrime", "n^2 + n + 41 is prime for every integer 0 <= n <= N")

@@ -3,10 +3,18 @@ n <= N and symbolically for every n; a control with an off-by-one closed form mu
 
 import sympy as sp
 
-from proofkit.language.evidence import Method, fails, holds
-from proofkit.language.params import Param, ParamSpace
-from proofkit.language.spec import Computed, PaperRef, SymbolicStep, Theorem
-from proofkit.language.verdict import Verdict
+from proofkit import (
+    Computed,
+    Method,
+    PaperRef,
+    Param,
+    ParamSpace,
+    SymbolicStep,
+    Theorem,
+    Verdict,
+    fails,
+    holds,
+)
 
 k = sp.Symbol("k", integer=True, nonnegative=True)
 n = sp.Symbol("n", integer=True, positive=True)
