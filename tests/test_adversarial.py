@@ -13,11 +13,12 @@ import pytest
 
 from proofkit.engine import adversarial, generalization
 from proofkit.engine import support as supports
-from proofkit.engine.adversarial import adversarial_sequences, solve_in_box
+from proofkit.engine.adversarial import adversarial_sequences
 from proofkit.engine.problem import Problem
 from proofkit.engine.support import Support
 from proofkit.families import LinearRecurrence, VanillaRNN
 from proofkit.families.base import Family
+from proofkit.families.kinks import solve_in_box
 from proofkit.language.spec import Generalization
 from proofkit.language.verdict import Verdict
 from proofkit.numerics.backend import ARB, FLOAT64, MP, Ops

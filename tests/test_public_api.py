@@ -22,7 +22,7 @@ MODEL_NAMESPACES = tuple(ns.split(".")[1] for ns in apidoc.NAMESPACES)
 #: certificate hooks and number types that are to move behind the model namespaces
 PENDING = {
     ("proofkit.certificates", "certify_pairwise"), ("proofkit.certificates", "closed_form_data"),
-    ("proofkit.certificates.certify", "arb_bits"), ("proofkit.certificates.pairwise_zero_risk", "certify"),
+    ("proofkit.numerics.backend", "arb_bits"), ("proofkit.certificates.pairwise_zero_risk", "certify"),
     ("proofkit.certificates.pairwise_zero_risk", "project"), ("proofkit.engine.falsify", "certify_exact"),
     ("proofkit.engine.falsify", "certify_model"), ("proofkit.language.evidence", "decide"),
     ("proofkit.numerics.activation", "is_injective"), ("proofkit.numerics.backend", "MP"),

@@ -11,46 +11,13 @@ by family and named blocks (:func:`model`), independent of proofkit's flat param
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
 from typing import Any
 
 import mpmath as mp
 import numpy as np
 
-#: significant digits of a rounded bound (rounding costs at most 1e-8 relative, far below any gap)
-BOUND_DIGITS = 8
-#: relative widening of a bound before it is rounded (far below the rounding itself, 1e-8)
-SLACK = Fraction(1, 10**12)
-
-
-def exact(v: Any) -> str:
-    """The exact rational value of a float, int, Fraction, decimal string or sympy Rational, as "p/q"
-    (or "p")."""
-    if isinstance(v, float):
-        return str(Fraction(v))
-    if hasattr(v, "p") and hasattr(v, "q"):  # sympy Rational
-        return str(Fraction(int(v.p), int(v.q)))
-    return str(Fraction(str(v)))
-
-
-def _fraction(x: Any) -> Fraction:
-    """An mpf (or any exact number) as its exact rational value."""
-    if isinstance(x, mp.mpf):
-        man, exp = mp.mpf(x).man_exp
-        return Fraction(int(man) * 2**int(exp)) if exp >= 0 else Fraction(int(man), 2**-int(exp))
-    return Fraction(str(x))
-
-
-def rounded(x: Any, up: bool, digits: int = BOUND_DIGITS) -> str:
-    """x widened by a relative SLACK and rounded outward to a decimal of ``digits`` significant digits: up
-    (an upper bound stays an upper bound) or down (a lower bound stays a lower bound). The slack lets a
-    recomputation in other arithmetic (the kernel's balls) clear a bound that is attained exactly (a
-    failure probability of exactly 1, say)."""
-    q = _fraction(x)
-    q += abs(q) * SLACK if up else -abs(q) * SLACK
-    ctx = Context(prec=digits, rounding=ROUND_CEILING if up else ROUND_FLOOR)
-    return str(ctx.divide(Decimal(q.numerator), Decimal(q.denominator)))
+from ..numerics.exact import as_fraction, exact, rounded
 
 
 def witness(X: np.ndarray) -> list[list[str]]:
@@ -123,8 +90,8 @@ def krawczyk(problem: Any, learned_family: Any, proof: Any, center_params: Seque
     f = model(problem.true, [str(v) for v in problem.theta_true])
     if h is None or f is None:
         return None
-    radius = _fraction(proof.unique_radius)
-    far = max(abs(_fraction(mp.mpf(u)) - Fraction(str(c))) + (radius if i in proof.free else 0)
+    radius = as_fraction(proof.unique_radius)
+    far = max(abs(as_fraction(mp.mpf(u)) - Fraction(str(c))) + (radius if i in proof.free else 0)
               for i, (u, c) in enumerate(zip(theta, center_params)))
     return {"kind": "krawczyk", "learner": h, "truth": f, "readout": problem.activation,
             "equal_below": problem.T, "columns": sorted(int(c) for c in columns),

@@ -12,25 +12,14 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from ..engine.identify import Env, evaluate
 from ..families import Family
 from ..numerics.backend import ARB, SYM
+from ..numerics.matexpr import Env, evaluate
 
 #: a transition whose spectral radius (float64 estimate) is at least this gets no geometric tail bound
 STABLE_RADIUS = 0.999
 #: most Markov parameters summed explicitly by the all-length bound before its geometric tails
 MAX_MARKOV_TERMS = 4000
-
-
-@contextmanager
-def arb_bits(bits: int) -> Iterator[None]:
-    """flint working precision of ``bits`` bits for the block (the previous precision restored after)."""
-    old = flint.ctx.prec
-    flint.ctx.prec = bits
-    try:
-        yield
-    finally:
-        flint.ctx.prec = old
 
 
 @contextmanager

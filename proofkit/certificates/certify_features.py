@@ -31,10 +31,10 @@ import sympy as sp
 from scipy.optimize import linear_sum_assignment
 from sympy.matrices.expressions import Identity, MatAdd, MatMul, MatPow, MatrixSymbol, Transpose, ZeroMatrix
 
-from ..engine.identify import Env, Undefined, evaluate
 from ..families import Family
 from ..language.spec import GroupElement, Setup
 from ..numerics.backend import ARB, to_float
+from ..numerics.matexpr import Env, Undefined, evaluate
 from .certify import arb_precision, upper
 
 #: activations the unit-pairing bound accepts: odd (so flipping a unit's sign is a symmetry of the

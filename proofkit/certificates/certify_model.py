@@ -14,15 +14,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath as mp
 import numpy as np
 
-from ..engine.problem import Problem
 from ..language.tolerances import fmt
 from ..numerics.backend import MP
 from . import certificate_data, certify, certify_symbolic, existence
+
+if TYPE_CHECKING:  # annotations only: the engine's Problem is built above this layer
+    from ..engine.problem import Problem
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from ..engine.identify import Env, Undefined
 from ..families import Family
 from ..numerics.backend import ARB
+from ..numerics.matexpr import Env, Undefined
 from .certify import (
     MAX_MARKOV_TERMS,
     STABLE_RADIUS,

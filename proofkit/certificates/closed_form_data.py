@@ -11,7 +11,7 @@ from typing import Any
 
 import sympy as sp
 
-from .certificate_data import rounded
+from ..numerics.exact import rounded
 
 S, A, B = sp.Symbol("s"), sp.Symbol("a"), sp.Symbol("b")
 _FUNCS = {sp.exp: "exp", sp.log: "log", sp.sinh: "sinh", sp.asinh: "asinh"}

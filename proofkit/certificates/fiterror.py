@@ -12,13 +12,17 @@ coupling weights at sqrt(r)). Every verdict that rests on this estimate says it 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import flint
 import mpmath as mp
 import numpy as np
 
-from ..engine.problem import Problem
 from ..language.tolerances import PARAM_SAFETY
 from ..numerics.backend import ARB, FLOAT64, MP, mp_abs_max
+
+if TYPE_CHECKING:  # annotations only: the engine's Problem is built above this layer
+    from ..engine.problem import Problem
 
 
 def param_radius(problem: Problem, theta: np.ndarray) -> mp.mpf:

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..families.kinks import positions
 from .support import Support, corner_sequences
 
 #: most adversarial sequences per length: (longest length, count), then LONG_LIMIT past the last
@@ -38,11 +39,6 @@ PER_GROUP = 3
 def limit(t: int) -> int:
     """The most adversarial sequences at length t."""
     return next((count for longest, count in LIMITS if t <= longest), LONG_LIMIT)
-
-
-def positions(t: int) -> list[int]:
-    """The last, a middle and the first position of a length-t sequence (distinct, in that order)."""
-    return list(dict.fromkeys((t - 1, t // 2, 0)))
 
 
 def sparse_sequences(support: Support, t: int) -> np.ndarray:
@@ -132,22 +128,3 @@ def adversarial_sequences(support: Support, t: int, models: Sequence[tuple[Any, 
                 seen.add(g[i].tobytes())
                 out.append(g[i])
     return np.array(out).reshape(-1, t, support.n)
-
-
-def solve_in_box(c: float, b: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray | None:
-    """A point x of the box [lo, hi] with c + b . x = 0 (float64), or None when the affine function
-    has no zero in the box. Starts at the box's centre and moves one coordinate at a time (largest
-    |b_i| first) towards the zero, each clipped to its interval; the last move that is not clipped
-    solves the equation up to rounding."""
-    x = (lo + hi) / 2.0
-    ends = np.where(b > 0, lo, hi), np.where(b > 0, hi, lo)
-    if not (c + b @ ends[0] <= 0 <= c + b @ ends[1]):
-        return None
-    for i in np.argsort(-np.abs(b), kind="stable"):
-        if b[i] == 0 or hi[i] <= lo[i]:
-            continue
-        v = c + b @ x
-        if v == 0:
-            break
-        x[i] = min(max(x[i] - v / b[i], lo[i]), hi[i])
-    return x

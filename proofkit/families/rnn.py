@@ -19,6 +19,7 @@ import numpy as np
 from ..numerics import activation as act
 from ..numerics.backend import FLOAT64, Ops
 from .base import Family
+from .kinks import positions, solve_in_box
 
 #: activation -> its kinks (points where it is not differentiable)
 KINKS = {"relu": (0.0,)}
@@ -83,14 +84,12 @@ class VanillaRNN(Family):
 
     def kink_sequences(self, theta: np.ndarray, t: int, support: Any) -> np.ndarray:
         """Length-t sequences that put one hidden unit's pre-activation at a kink of sigma (ReLU: 0),
-        for the adversarial test suites (:mod:`proofkit.engine.adversarial`): for each unit r and each
-        position
-        j (last, middle, first), tokens at the box's upper corner before j, a token x_j of the box with
+        for the adversarial test suites (:mod:`proofkit.engine.adversarial`; helpers in
+        :mod:`proofkit.families.kinks`): for each unit r and each position j (last, middle, first),
+        tokens at the box's upper corner before j, a token x_j of the box with
         (Lam h_{j-1} + B x_j)_r = kink (solved in float64, so the pre-activation is the kink up to
         rounding, ~1e-16 relative), tokens at the lower corner after j. Units and positions where no
         token of the box reaches the kink are skipped; a smooth sigma has no kinks (empty result)."""
-        from ..engine.adversarial import positions, solve_in_box
-
         kinks = KINKS.get(self.sigma, ())
         p = {key: np.array([[float(v) for v in row] for row in block])
              for key, block in self.unpack(np.asarray(theta, dtype=object)).items()}

@@ -7,7 +7,8 @@ arrays, whose ``@``, ``+`` and ``*`` dispatch to the element type. Precision is 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -140,3 +141,14 @@ def mp_abs_max(a: np.ndarray) -> mp.mpf:
 def mp_str(v: Any, dps: int) -> str:
     """Decimal string of an mpf at full working precision (the record format)."""
     return mp.nstr(mp.mpf(v), dps, strip_zeros=False)
+
+
+@contextmanager
+def arb_bits(bits: int) -> Iterator[None]:
+    """flint working precision of ``bits`` bits for the block (the previous precision restored after)."""
+    old = flint.ctx.prec
+    flint.ctx.prec = bits
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old

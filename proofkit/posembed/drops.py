@@ -84,7 +84,7 @@ def certificate(N: int, s: tuple[int, ...], prefix: tuple[int, ...], gamma: Frac
     """The kernel's ``enumeration`` data (docs/trust.md): the head (E = [1, e_close], B built by eq. (4)
     from s with E_B = [1, -1] when ``fixed_B``, else E), the prefix, the target ('dyck' or 'word') and the
     failure mass's lower end rounded down."""
-    from ..certificates.certificate_data import exact, rounded
+    from ..numerics.exact import exact, rounded
 
     e = [exact(Fraction(1)), exact(e_close)]
     return {"kind": "enumeration", "model": "uniform-attention-head", "e": e,

@@ -30,7 +30,7 @@ from math import lcm
 import numpy as np
 from flint import arb, fmpq
 
-from ..certificates.certify import arb_bits
+from ..numerics.backend import arb_bits
 from .model import Head, Vector
 
 #: working precision of the balls (bits); every decision is a certain ball comparison

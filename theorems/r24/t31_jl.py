@@ -38,7 +38,7 @@ from proofkit import (
     predicate,
     undecided,
 )
-from proofkit.certificates.certify import arb_bits
+from proofkit.numerics.backend import arb_bits
 from proofkit.posembed import jl
 from proofkit.posembed.model import closed_form_B
 from proofkit.posembed.sweep import Fail, Undecided, over

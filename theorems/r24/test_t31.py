@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from proofkit import Verdict, checked, registry
-from proofkit.certificates.certify import arb_bits
+from proofkit.numerics.backend import arb_bits
 from proofkit.posembed import jl
 
 TID = "R24.T31"

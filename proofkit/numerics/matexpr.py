@@ -1,0 +1,123 @@
+"""Relations as printed, evaluated on numbers: a sympy matrix expression (built in a theorem file, trusted
+code; nothing is parsed from text) walked node by node on numpy object arrays of mpf or python-flint
+balls, a leading batch axis broadcasting. An expression that cannot be evaluated as written (the inverse
+of a non-square or singular matrix, an identity of symbolic size alone) raises :class:`Undefined`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import flint
+import mpmath as mp
+import numpy as np
+import sympy as sp
+from sympy.matrices.expressions import (
+    Identity,
+    Inverse,
+    MatAdd,
+    MatMul,
+    MatPow,
+    MatrixSymbol,
+    Transpose,
+    ZeroMatrix,
+)
+
+from .backend import MP
+
+Env = Mapping[str, np.ndarray]
+
+
+class Undefined(ValueError):
+    """A relation cannot be evaluated as written (e.g. the inverse of a non-square matrix)."""
+
+
+def _inverse(M: np.ndarray) -> np.ndarray:
+    if M.ndim != 2 or M.shape[0] != M.shape[1]:
+        raise Undefined(f"inverse of a {M.shape[0]}x{M.shape[1]} matrix is undefined")
+    if M.size and isinstance(M.flat[0], flint.arb):
+        inv = flint.arb_mat(M.tolist()).inv()  # raises ZeroDivisionError if not provably invertible
+        return np.array([[inv[i, j] for j in range(inv.ncols())] for i in range(inv.nrows())],
+                        dtype=object)
+    try:
+        return np.array(mp.inverse(mp.matrix(M.tolist())).tolist(), dtype=object)
+    except ZeroDivisionError:
+        raise Undefined("inverse of a singular matrix") from None
+
+
+def _eye(size: int, like: np.ndarray) -> np.ndarray:
+    one = like.flat[0] * 0 + 1 if like.size else mp.mpf(1)
+    out = np.full((size, size), one * 0, dtype=object)
+    for i in range(size):
+        out[i, i] = one
+    return out
+
+
+def evaluate(expr: sp.Basic, env: Env) -> np.ndarray:
+    """Evaluate a sympy matrix expression on mpf object arrays; a leading batch axis broadcasts."""
+    if isinstance(expr, MatrixSymbol):
+        return env[expr.name]
+    if isinstance(expr, sp.Symbol):
+        return env[expr.name]
+    if isinstance(expr, MatMul):
+        scalar, mats = expr.as_coeff_matrices()
+        sized = [f for f in mats if not _free_identity(f)]  # I(n) of symbolic n: a no-op factor
+        if not sized:
+            raise Undefined(f"{expr}: an identity of symbolic size alone has no size here")
+        out = evaluate(sized[0], env)
+        for f in sized[1:]:
+            out = np.matmul(out, evaluate(f, env))
+        return out if scalar == 1 else out * _scalar(sp.Rational(scalar), out)
+    if isinstance(expr, MatAdd):
+        terms = [a for a in expr.args if not _free_identity(a)]
+        if not terms:
+            raise Undefined(f"{expr}: an identity of symbolic size alone has no size here")
+        total = evaluate(terms[0], env)
+        for a in terms[1:]:
+            total = total + evaluate(a, env)
+        for a in expr.args:  # I(n) takes the size of the terms it is added to
+            if _free_identity(a):
+                coeff = a.as_coeff_mmul()[0] if isinstance(a, MatMul) else 1
+                total = total + _eye(total.shape[-1], total) * _scalar(sp.Rational(coeff), total)
+        return total
+    if isinstance(expr, Inverse):
+        return _inverse(evaluate(expr.arg, env))
+    if isinstance(expr, Transpose):
+        return np.swapaxes(evaluate(expr.arg, env), -1, -2)
+    if isinstance(expr, MatPow):
+        base = evaluate(expr.base, env)
+        exp = expr.exp
+        value = evaluate(exp, env) if exp.free_symbols else exp
+        if int(value) != value:
+            raise Undefined(f"power {exp} = {value} is not an integer")
+        k = int(value)
+        if k < 0:
+            base, k = _inverse(base), -k
+        out = _eye(base.shape[-1], base)
+        for _ in range(k):
+            out = out @ base
+        return out
+    if isinstance(expr, (Identity, ZeroMatrix)):
+        if not all(d.is_Integer for d in expr.shape):
+            raise Undefined(f"{expr} has symbolic size {expr.shape}: not determined outside a sum or product")
+        if isinstance(expr, Identity):
+            return np.array(mp.eye(int(expr.shape[0])).tolist(), dtype=object)
+        return np.full(tuple(int(s) for s in expr.shape), mp.mpf(0), dtype=object)
+    if isinstance(expr, sp.Number):
+        return np.asarray(MP.convert(sp.Rational(expr)), dtype=object)
+    if isinstance(expr, sp.Add) and all(isinstance(a, sp.Symbol) or a.is_Number for a in expr.args):
+        return np.asarray(sum(evaluate(a, env) for a in expr.args), dtype=object)
+    raise Undefined(f"unsupported expression node {type(expr).__name__}")
+
+
+def _free_identity(expr: sp.Basic) -> bool:
+    """I(n), or a number times I(n), with a symbolic n: sized by the sum or product it sits in."""
+    if isinstance(expr, MatMul):
+        coeff, mats = expr.as_coeff_matrices()
+        return len(mats) == 1 and _free_identity(mats[0])
+    return isinstance(expr, Identity) and not expr.shape[0].is_Integer
+
+
+def _scalar(q: sp.Rational, like: np.ndarray) -> object:
+    if like.size and isinstance(like.flat[0], flint.arb):
+        return flint.arb(int(q.p)) / int(q.q)
+    return MP.convert(q)
