@@ -253,7 +253,7 @@ def test_crasp_compile_out_errors_are_one_line(capsys, tmp_path, out):
 
 
 def test_crasp_compile_out_writes(capsys, tmp_path):
-    from proofkit.crasp.network import Network
+    from proofkit.crasp.compilation.network import Network
 
     target = tmp_path / "w.json"
     code, _, err = run(capsys, "crasp", "compile", str(MAJORITY), "--check-len", "2", "--out", str(target))

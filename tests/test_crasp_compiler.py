@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from proofkit.crasp.compiler import (
+from proofkit.crasp.compilation.compiler import (
     check_against,
     compile_program,
     count_bounds,
@@ -25,9 +25,9 @@ from proofkit.crasp.compiler import (
     value_dims,
     words,
 )
-from proofkit.crasp.forward import run, trace
-from proofkit.crasp.ir import Op, Program
-from proofkit.crasp.network import Network
+from proofkit.crasp.compilation.forward import run, trace
+from proofkit.crasp.compilation.network import Network
+from proofkit.crasp.language.ir import Op, Program
 
 # ----------------------------------------------------------------------------------------------------------
 # Reference evaluator (ir.py semantics: positions 1..n, virtual position 0, counts over j in 1..i)

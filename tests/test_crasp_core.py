@@ -15,14 +15,14 @@ from proofkit.crasp import (
     accepts_batch,
     accepts_prefixes,
     all_strings,
-    analysis,
     encode,
     evaluate,
     evaluate_batch,
     load,
     parse,
 )
-from proofkit.crasp.parser import MAX_CHARS, CraspSyntaxError, to_text
+from proofkit.crasp.language import analysis
+from proofkit.crasp.language.parser import MAX_CHARS, CraspSyntaxError, to_text
 from proofkit.errors import InputError
 
 MAJORITY = "alphabet: a b\nM := #Q(b) <= #Q(a)\n"
@@ -298,7 +298,7 @@ def test_int64_overflow_is_refused_not_wrapped():
 def test_narrow_count_types_hold_every_count(n, width):
     """Counts are stored in the narrowest type the static bound allows; near the int16 limit the
     vectorized interpreter must switch type and still equal the reference interpreter exactly."""
-    from proofkit.crasp.vector import _count_dtype
+    from proofkit.crasp.semantics.vector import _count_dtype
 
     terms = " + ".join(["#Q(a)"] * 10)
     p = parse(f"alphabet: a b\nS := {terms} - #Q(b) - 5\nM := S >= 9\n")

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from proofkit.crasp import accepts, evaluate, load, parse
-from proofkit.crasp.analysis import fragment, locality, period
-from proofkit.crasp.eventual import (
+from proofkit.crasp.language.analysis import fragment, locality, period
+from proofkit.crasp.theory.eventual import (
     aa_star,
     acceptance_eventually,
     block_word,

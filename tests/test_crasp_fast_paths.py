@@ -10,15 +10,15 @@ import numpy as np
 import pytest
 
 from proofkit.crasp import accepts_prefixes
-from proofkit.crasp.comm import _dyck2_deep, dyck2_language
-from proofkit.crasp.compare import all_strings
-from proofkit.crasp.compiler import compile_program
-from proofkit.crasp.enumerate import Fragment, _Search
-from proofkit.crasp.forward import Stepper, final_stream, prepare, run, trace
-from proofkit.crasp.hashindex import EMPTY, HashIndex
-from proofkit.crasp.parser import parse
-from proofkit.crasp.samples import BehaviourStore, Sample
-from proofkit.crasp.truth import DFA
+from proofkit.crasp.communication.comm import _dyck2_deep, dyck2_language
+from proofkit.crasp.compilation.compiler import compile_program
+from proofkit.crasp.compilation.forward import Stepper, final_stream, prepare, run, trace
+from proofkit.crasp.language.parser import parse
+from proofkit.crasp.search.enumerate import Fragment, _Search
+from proofkit.crasp.search.hashindex import EMPTY, HashIndex
+from proofkit.crasp.search.samples import BehaviourStore, Sample
+from proofkit.crasp.semantics.compare import all_strings
+from proofkit.crasp.semantics.truth import DFA
 
 DYCK = "alphabet: a b\nV := #Q(a) < #Q(b)\nD := #V == 0 and #Q(a) == #Q(b)\n"
 

@@ -1,4 +1,5 @@
-"""HYB24.T12 check C: one-way protocol simulation for compiled Limit Transformers (proofkit.crasp.protocol).
+"""HYB24.T12 check C: one-way protocol simulation for compiled Limit Transformers
+(proofkit.crasp.communication.protocol).
 
 Alice (x, |x| = N) sends per head and key class (count, exact value sum) plus her window positions; Bob
 rebuilds every activation of positions N+1..2N exactly. Checked exhaustively over binary x, y up to N = 5
@@ -18,11 +19,8 @@ from pathlib import Path
 import pytest
 
 from proofkit.crasp import load
-from proofkit.crasp.comm import counterexample_rows, nope_average_model, rows
-from proofkit.crasp.compiler import compile_program
-from proofkit.crasp.forward import trace
-from proofkit.crasp.network import Head, Layer, Mat
-from proofkit.crasp.protocol import (
+from proofkit.crasp.communication.comm import counterexample_rows, nope_average_model, rows
+from proofkit.crasp.communication.protocol import (
     HeadMessage,
     Message,
     alice_message,
@@ -35,7 +33,10 @@ from proofkit.crasp.protocol import (
     protocol_table,
     simulate,
 )
-from proofkit.crasp.vector import accepts_prefixes
+from proofkit.crasp.compilation.compiler import compile_program
+from proofkit.crasp.compilation.forward import trace
+from proofkit.crasp.compilation.network import Head, Layer, Mat
+from proofkit.crasp.semantics.vector import accepts_prefixes
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "theorems" / "hyb24" / "programs"
 NAMES = ["majority", "dyck1", "tomita4", "aa_star", "contains_ab"]

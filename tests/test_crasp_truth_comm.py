@@ -1,4 +1,5 @@
-"""Ground truths (proofkit/crasp/truth.py) and communication rows (proofkit/crasp/comm.py), checked
+"""Ground truths (proofkit/crasp/semantics/truth.py) and communication rows
+(proofkit/crasp/communication/comm.py), checked
 against tiny independent pure-Python definitions (regexes, direct counting, explicit stacks)."""
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from proofkit.crasp import comm
-from proofkit.crasp.morphism import resolve
-from proofkit.crasp.regex import regex_truth
-from proofkit.crasp.truth import (
+from proofkit.crasp.communication import comm
+from proofkit.crasp.semantics.regex import regex_truth
+from proofkit.crasp.semantics.truth import (
     DFA,
     LIBRARY,
     Disagreement,
@@ -26,6 +26,7 @@ from proofkit.crasp.truth import (
     exhaustive_check,
     sample_check,
 )
+from proofkit.crasp.theory.morphism import resolve
 from proofkit.errors import InputError
 
 # ----------------------------------------------------------------------------------------------------

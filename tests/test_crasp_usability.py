@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from proofkit.crasp import TruthCheck, check_against, evaluate, load, parse
-from proofkit.crasp import cli as crasp_cli
-from proofkit.crasp.analysis import count_bounds, depth
-from proofkit.crasp.compiler import compile_program
-from proofkit.crasp.longscreen import screen
-from proofkit.crasp.parser import CraspSyntaxError, to_text
-from proofkit.crasp.truth import DFA, LIBRARY
+from proofkit.crasp.compilation.compiler import compile_program
+from proofkit.crasp.compilation.longscreen import screen
+from proofkit.crasp.language.analysis import count_bounds, depth
+from proofkit.crasp.language.parser import CraspSyntaxError, to_text
+from proofkit.crasp.semantics.truth import DFA, LIBRARY
+from proofkit.crasp.tools import cli as crasp_cli
 from proofkit.errors import InputError
 from proofkit.interface.cli import main
 from proofkit.runtime import workguard
@@ -189,7 +189,7 @@ def test_check_and_compile_refuse_before_any_work(capsys, monkeypatch):
         raise AssertionError("work started before the estimate was checked")
 
     monkeypatch.setattr(crasp_cli, "accepts_prefixes", forbidden)
-    monkeypatch.setattr("proofkit.crasp.compiler.compile_program", forbidden)
+    monkeypatch.setattr("proofkit.crasp.compilation.compiler.compile_program", forbidden)
     path = str(PROGRAMS / "dyck1.crasp")
     code, _, err = run(capsys, "--max-work", "1e6", "crasp", "check", path, "--against", "library:DYCK-1",
                        "--max-len", "16")

@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from proofkit.bench import suite
-from proofkit.crasp import network, truth
-from proofkit.crasp.compiler import compile_program
-from proofkit.crasp.network import Network
-from proofkit.crasp.parser import load as load_program
+from proofkit.crasp.compilation import network
+from proofkit.crasp.compilation.compiler import compile_program
+from proofkit.crasp.compilation.network import Network
+from proofkit.crasp.language.parser import load as load_program
+from proofkit.crasp.semantics import truth
 from proofkit.errors import InputError
 from proofkit.language.tolerances import MAX_DPS, MIN_DPS
 from proofkit.publish import bundle

@@ -14,7 +14,8 @@ field at fault, at most MAX_LINE characters; never a traceback, never slower tha
 run from the input. Valid work is kept small by a work cap of 1e8 units (about 0.15 s) in force for every
 case, so a case slower than the deadline is a cost the work guard does not see.
 
-``regex:PATTERN`` is matched by a finite automaton (``proofkit.crasp.regex.RegexAutomaton``); a differential
+``regex:PATTERN`` is matched by a finite automaton (``proofkit.crasp.semantics.regex.RegexAutomaton``); a
+differential
 test checks it against ``re.fullmatch`` on every string up to length 4 over small alphabets.
 
 Case counts: the fast run is a derandomized sample of 140 cases (CLI 100, regex 40; about 3 s); ``-m slow``
@@ -39,10 +40,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_fuzz_loaders import DEADLINE, no_code_from_input
 
-from proofkit.crasp.cli import PRECISIONS
-from proofkit.crasp.parser import load
-from proofkit.crasp.regex import RegexAutomaton
-from proofkit.crasp.truth import LIBRARY
+from proofkit.crasp.language.parser import load
+from proofkit.crasp.semantics.regex import RegexAutomaton
+from proofkit.crasp.semantics.truth import LIBRARY
+from proofkit.crasp.tools.cli import PRECISIONS
 from proofkit.interface.testing import run_cli
 from proofkit.runtime import workguard
 

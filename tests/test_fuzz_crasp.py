@@ -35,12 +35,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_fuzz_loaders import DEADLINE, no_code_from_input
 
-from proofkit.crasp.interp import evaluate
-from proofkit.crasp.ir import Program
-from proofkit.crasp.lexer import KEYWORDS, MAX_CHARS, CraspSyntaxError, without_bom
-from proofkit.crasp.parser import parse
-from proofkit.crasp.printer import to_text
-from proofkit.crasp.vector import accepts_prefixes, all_strings, evaluate_batch, max_length
+from proofkit.crasp.language.ir import Program
+from proofkit.crasp.language.lexer import KEYWORDS, MAX_CHARS, CraspSyntaxError, without_bom
+from proofkit.crasp.language.parser import parse
+from proofkit.crasp.language.printer import to_text
+from proofkit.crasp.semantics.interp import evaluate
+from proofkit.crasp.semantics.vector import accepts_prefixes, all_strings, evaluate_batch, max_length
 from proofkit.errors import InputError
 from proofkit.language import registry
 

@@ -24,9 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from proofkit.crasp import network  # noqa: F401  (imported here, not lazily under the guard)
-from proofkit.crasp.network import Network
-from proofkit.crasp.truth import DFA
+from proofkit.crasp.compilation import network  # noqa: F401  (imported here, not lazily under the guard)
+from proofkit.crasp.compilation.network import Network
+from proofkit.crasp.semantics.truth import DFA
 from proofkit.engine.replay import replay
 from proofkit.errors import InputError
 from proofkit.language import registry
@@ -181,8 +181,8 @@ def mutated_records(draw: Any) -> bytes:
 
 
 def _network_doc() -> dict:
-    from proofkit.crasp.compiler import compile_program
-    from proofkit.crasp.parser import load
+    from proofkit.crasp.compilation.compiler import compile_program
+    from proofkit.crasp.language.parser import load
 
     return json.loads(compile_program(load(ROOT / "theorems/hyb24/programs/majority.crasp")).to_json())
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from proofkit.crasp.network import Network
-from proofkit.crasp.truth import LIBRARY
+from proofkit.crasp.compilation.network import Network
+from proofkit.crasp.semantics.truth import LIBRARY
 from proofkit.errors import InputError
 from proofkit.interface.cli import main
 from proofkit.publish import bundle

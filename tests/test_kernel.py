@@ -520,11 +520,11 @@ def test_the_kernel_network_and_interpreter_agree_with_proofkit_on_short_words()
     kernel imports neither): every word up to length 4 of every stored program, every position."""
     import itertools
 
-    from proofkit.crasp.forward import run
-    from proofkit.crasp.interp import evaluate
-    from proofkit.crasp.network import network_from_json
-    from proofkit.crasp.parser import parse
-    from proofkit.crasp.variants import VARIANTS
+    from proofkit.crasp.compilation.forward import run
+    from proofkit.crasp.compilation.network import network_from_json
+    from proofkit.crasp.compilation.variants import VARIANTS
+    from proofkit.crasp.language.parser import parse
+    from proofkit.crasp.semantics.interp import evaluate
     from proofkit.kernel import crasp as kc
 
     for path in T9:

@@ -11,7 +11,9 @@ import array_api_compat
 import numpy as np
 import pytest
 
-from proofkit.crasp import comm, interp, load, truth, vector
+from proofkit.crasp import load
+from proofkit.crasp.communication import comm
+from proofkit.crasp.semantics import interp, truth, vector
 from proofkit.errors import InputError
 from proofkit.numerics import arrays
 

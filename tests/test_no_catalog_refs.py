@@ -87,7 +87,7 @@ def test_program_library_and_records_cite_the_paper_not_a_catalog():
 
 
 def test_generated_task_programs_cite_the_paper_not_a_catalog():
-    from proofkit.crasp import task_programs as TP
+    from proofkit.crasp.tasks import task_programs as TP
 
     texts = [TP.majority_program_text(3), TP.sort_program_text(3), TP.sort_sketch_program_text(3),
              TP.copy_program_text(3), TP.copy_position_program_text(3)]

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from proofkit.crasp.network import Network
-from proofkit.crasp.truth import DFA, load_dfa
+from proofkit.crasp.compilation.network import Network
+from proofkit.crasp.semantics.truth import DFA, load_dfa
 from proofkit.errors import MAX_ECHO, InputError, echo
 from proofkit.language.tolerances import MAX_DPS
 from proofkit.storage import record, safejson
@@ -188,8 +188,8 @@ def test_dfa_files_go_through_the_loader(tmp_path):
 
 
 def test_network_json_is_checked_field_by_field():
-    from proofkit.crasp.compiler import compile_program
-    from proofkit.crasp.parser import load
+    from proofkit.crasp.compilation.compiler import compile_program
+    from proofkit.crasp.language.parser import load
 
     net = compile_program(load(ROOT / "theorems/hyb24/programs/majority.crasp"))
     text = net.to_json()
@@ -213,7 +213,7 @@ def test_network_json_is_checked_field_by_field():
 
 
 def test_library_index_goes_through_the_loader(tmp_path):
-    from proofkit.crasp.library import load_index
+    from proofkit.crasp.tasks.library import load_index
 
     (tmp_path / "index.json").write_text('{"programs": [], "programs": []}')
     assert _err(load_index, tmp_path).field == "programs"

@@ -31,10 +31,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from proofkit.crasp import comm
-from proofkit.crasp.interp import evaluate
-from proofkit.crasp.parser import MAX_NESTING, CraspSyntaxError, load, parse
-from proofkit.crasp.vector import accepts_prefixes, max_length
+from proofkit.crasp.communication import comm
+from proofkit.crasp.language.parser import MAX_NESTING, CraspSyntaxError, load, parse
+from proofkit.crasp.semantics.interp import evaluate
+from proofkit.crasp.semantics.vector import accepts_prefixes, max_length
 from proofkit.engine.check import check
 from proofkit.errors import InputError
 from proofkit.interface.testing import run_cli

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from proofkit.crasp.compiler import check_against, compile_program
-from proofkit.crasp.parser import parse
-from proofkit.crasp.variants import reference
+from proofkit.crasp.compilation.compiler import check_against, compile_program
+from proofkit.crasp.compilation.variants import reference
+from proofkit.crasp.language.parser import parse
 from proofkit.errors import InputError
 from proofkit.interface.testing import run_cli
 from proofkit.runtime import workguard

@@ -2,8 +2,9 @@
 
 On every prefix of all 2^n binary strings of length n (all strings of length <= n), for MAJORITY,
 DYCK-1 and Tomita 4 (Huang et al. 2024, Thm 10 and Table 2): the vectorized interpreter
-(:func:`proofkit.crasp.vector.accepts_prefixes`, numpy), the reference interpreter
-(:func:`proofkit.crasp.interp.evaluate`, one string at a time, timed on a seeded sample and extrapolated
+(:func:`proofkit.crasp.semantics.vector.accepts_prefixes`, numpy), the reference interpreter
+(:func:`proofkit.crasp.semantics.interp.evaluate`, one string at a time, timed on a seeded sample and
+extrapolated
 to 2^n strings), and a floor written by hand for each language in numpy (a running sum; a running sum
 and a running OR; a running OR of a local pattern), row by row over cache-sized chunks of strings as the
 interpreter works, producing the same (2^n, n + 1) acceptance array. The floor's output must equal the
@@ -34,8 +35,8 @@ from typing import Any
 import numpy as np
 
 from ..crasp import Program, all_strings, parse
-from ..crasp.interp import evaluate
-from ..crasp.vector import CHUNK_CELLS, accepts_prefixes
+from ..crasp.semantics.interp import evaluate
+from ..crasp.semantics.vector import CHUNK_CELLS, accepts_prefixes
 from .common import SEED, Figure, Ratio, Section, progress, timed
 
 PROGRAMS: dict[str, str] = {

@@ -13,7 +13,8 @@ the true f, the compositional suite: S / T sequences at each length 1..T), end t
 it: drawing the tokens on the host, moving them, both forward passes and the relative gaps.
 
 Exhaustive C-RASP: DYCK-1 on every prefix of all 2^n binary strings
-(:func:`proofkit.crasp.vector.accepts_prefixes`), enumerated in the namespace in blocks of 2^20 strings
+(:func:`proofkit.crasp.semantics.vector.accepts_prefixes`), enumerated in the namespace in blocks of 2^20
+strings
 that share one suffix block; the count of accepted prefixes is checked against the closed form
 sum_i Catalan(i/2) 2^(n - i) on both backends.
 
@@ -29,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..crasp.vector import accepts_prefixes, all_strings
+from ..crasp.semantics.vector import accepts_prefixes, all_strings
 from ..errors import InputError
 from ..numerics import arrays
 from .common import SEED, Figure, Ratio, Section, progress

@@ -4,11 +4,11 @@ See docs/crasp.md for the surface grammar and the conventions (positions 1..n, v
 ``check_against`` compares a program with a ground truth written in Python (any language, regular or not).
 """
 
-from .against import TruthCheck, check_against
-from .interp import accepts, evaluate
-from .ir import Op, Program
-from .parser import CraspSyntaxError, load, parse
-from .vector import accepts_batch, accepts_prefixes, all_strings, encode, evaluate_batch
+from .language.ir import Op, Program
+from .language.parser import CraspSyntaxError, load, parse
+from .semantics.interp import accepts, evaluate
+from .semantics.vector import accepts_batch, accepts_prefixes, all_strings, encode, evaluate_batch
+from .tools.against import TruthCheck, check_against
 
 __all__ = [
     "CraspSyntaxError",

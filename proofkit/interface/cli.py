@@ -29,8 +29,9 @@ from . import clihelp, completion
 
 #: modules whose ``add_commands(sub, parser_class, add_max_work)`` adds subcommands; a subcommand added
 #: there either sets ``handler`` (``set_defaults(handler=fn)``, fn(args) -> exit code) or is crasp's
-COMMAND_MODULES = ("proofkit.crasp.cli", "proofkit.sweep.cli", "proofkit.bench.cli", "proofkit.publish.cli",
-                   "proofkit.interface.formats_cli", "proofkit.kernel.cli", "proofkit.publish.drops_cli")
+COMMAND_MODULES = ("proofkit.crasp.tools.cli", "proofkit.sweep.cli", "proofkit.bench.cli",
+                   "proofkit.publish.cli", "proofkit.interface.formats_cli", "proofkit.kernel.cli",
+                   "proofkit.publish.drops_cli")
 
 EXIT = {Verdict.CERTIFIED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.INCONCLUSIVE: 3}
 #: a claim's own code raised: an internal error, never a verdict
@@ -427,7 +428,7 @@ def cmd_completion(args: argparse.Namespace) -> int:
 
 
 def cmd_crasp(args: argparse.Namespace) -> int:
-    from ..crasp.cli import emit, run
+    from ..crasp.tools.cli import emit, run
 
     code, obj, text = run(args)
     emit(f"crasp-{args.crasp_cmd}", obj, text, args.json)

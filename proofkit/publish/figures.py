@@ -5,7 +5,7 @@ only here and only when asked for): where a reader would rather look than read a
   k~ = n = 2 and with an over-parametrized k~ = 3, Theorem 1 with a readout bias), check only, at 60
   digits, seed 0: the smallest T from which every scanned value holds.
 - ``rows_vs_bound``: exact one-way row counts of library C-RASP programs against the program-level form
-  of Theorem 12's bound (``proofkit.crasp.comm``), N = 1..8.
+  of Theorem 12's bound (``proofkit.crasp.communication.comm``), N = 1..8.
 - ``residual_vs_precision``: the training residual the fit of AM24.T4 reaches at 30..120 digits,
   against the fit's tolerance at each precision.
 
@@ -71,9 +71,9 @@ def scan_data(jobs: int = 1) -> dict[str, Any]:
 
 def rows_data() -> dict[str, Any]:
     """rows(N) and the program-level bound for each of ROW_PROGRAMS (from HYB24.T12's program library)."""
-    from ..crasp import comm
-    from ..crasp.library import load_index
-    from ..crasp.vector import accepts_prefixes
+    from ..crasp.communication import comm
+    from ..crasp.semantics.vector import accepts_prefixes
+    from ..crasp.tasks.library import load_index
 
     out: dict[str, Any] = {"N": list(ROW_SPLITS), "programs": [], "missing": []}
     folder = theorem_folder("HYB24.T12") if "HYB24.T12" in registry.load_all() else None

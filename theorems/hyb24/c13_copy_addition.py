@@ -4,7 +4,7 @@ multiplication or Dyck-2 (Huang et al. 2024, Cor. 13 = Cor. 20, Remark 21): expo
 import sympy as sp
 
 from proofkit import Computed, Method, PaperRef, Param, ParamSpace, Theorem, Verdict, fails, holds, rows
-from proofkit.crasp import comm
+from proofkit.crasp.communication import comm
 
 N = sp.Symbol("N", integer=True, positive=True)
 

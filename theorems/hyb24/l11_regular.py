@@ -22,10 +22,10 @@ from proofkit import (
     holds,
     undecided,
 )
-from proofkit.crasp import eventual
-from proofkit.crasp.checks import agreement, length_for, truth_rows
-from proofkit.crasp.library import load_index
-from proofkit.crasp.truth import LIBRARY
+from proofkit.crasp.semantics.truth import LIBRARY
+from proofkit.crasp.tasks.checks import agreement, length_for, truth_rows
+from proofkit.crasp.tasks.library import load_index
+from proofkit.crasp.theory import eventual
 
 PROGRAMS = Path(__file__).parent / "programs"
 

@@ -5,7 +5,8 @@ Two kinds of evidence, neither a proof of non-membership:
   * reductions (Lemmas 34-36, 40-42): h^{-1}(L) == L' checked exhaustively, which turns "L not in C-RASP"
     into "L not in C-RASP iff L' not in C-RASP" (or one direction of it); certified over the checked
     lengths (read as a proxy: the lemmas are about every length);
-  * bounded exhaustive program search (proofkit/crasp/enumerate.py): the claim is the printed "L is not in
+  * bounded exhaustive program search (proofkit/crasp/search/enumerate.py): the claim is the printed "L is
+  not in
     the fragment" and the search ("none found up to size s on strings <= n") cannot decide it: the
     statement is "no program of any size exists", and a search over sizes <= s covers none of the larger
     programs, so the evidence is returned undecided (inconclusive, with the search's domain and count). A
@@ -36,12 +37,13 @@ from proofkit import (
     holds,
     undecided,
 )
-from proofkit.crasp import analysis
-from proofkit.crasp.checks import length_for, strings_domain
-from proofkit.crasp.enumerate import Fragment, search_all
-from proofkit.crasp.learners import occam
-from proofkit.crasp.library import load_index
-from proofkit.crasp.morphism import (
+from proofkit.crasp.language import analysis
+from proofkit.crasp.search.enumerate import Fragment, search_all
+from proofkit.crasp.search.learners import occam
+from proofkit.crasp.semantics.truth import CounterTruth, exhaustive_check
+from proofkit.crasp.tasks.checks import length_for, strings_domain
+from proofkit.crasp.tasks.library import load_index
+from proofkit.crasp.theory.morphism import (
     REDUCTIONS,
     Preimage,
     check_preimage,
@@ -50,7 +52,6 @@ from proofkit.crasp.morphism import (
     resolve,
     transform,
 )
-from proofkit.crasp.truth import CounterTruth, exhaustive_check
 
 L_lang, L_prime, F_frag, h_morph = (sp.Symbol(n) for n in ("L", "L'", "F", "h"))
 preimage = function("preimage", "h^-1(L) = {w : h(w) in L}, the inverse image of L under the morphism h")

@@ -24,10 +24,10 @@ from proofkit import (
     rows,
     undecided,
 )
-from proofkit.crasp import comm
-from proofkit.crasp.checks import length_for, rows_match
-from proofkit.crasp.library import load_index
-from proofkit.crasp.protocol import protocol_table
+from proofkit.crasp.communication import comm
+from proofkit.crasp.communication.protocol import protocol_table
+from proofkit.crasp.tasks.checks import length_for, rows_match
+from proofkit.crasp.tasks.library import load_index
 
 N = sp.Symbol("N", integer=True, positive=True)
 C, c_prec = sp.Symbol("C", positive=True), sp.Symbol("c_p", positive=True)

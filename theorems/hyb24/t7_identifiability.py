@@ -32,15 +32,16 @@ from proofkit import (
     holds,
     predicate,
 )
-from proofkit.crasp import analysis, maj2
-from proofkit.crasp import limits as lim
-from proofkit.crasp.checks import length_for
-from proofkit.crasp.compiler import check_against, compile_program
-from proofkit.crasp.forward import run
-from proofkit.crasp.library import load_index
-from proofkit.crasp.parser import parse
-from proofkit.crasp.variants import reference
-from proofkit.crasp.vector import accepts_prefixes, all_strings
+from proofkit.crasp.compilation.compiler import check_against, compile_program
+from proofkit.crasp.compilation.forward import run
+from proofkit.crasp.compilation.variants import reference
+from proofkit.crasp.language import analysis
+from proofkit.crasp.language.parser import parse
+from proofkit.crasp.semantics.vector import accepts_prefixes, all_strings
+from proofkit.crasp.tasks.checks import length_for
+from proofkit.crasp.tasks.library import load_index
+from proofkit.crasp.theory import limits as lim
+from proofkit.crasp.theory import maj2
 
 f_target = sp.Symbol("f")
 GeneralizesInTheLimit = predicate("GeneralizesInTheLimit", "every run of the Inference Procedure (Def. 6: "

@@ -23,13 +23,14 @@ from proofkit import (
     holds,
     predicate,
 )
-from proofkit.crasp import analysis, load
-from proofkit.crasp import tasks as T
-from proofkit.crasp.checks import alphabet_text, length_for
-from proofkit.crasp.compiler import check_against, compile_program, precision_needed
-from proofkit.crasp.forward import run
-from proofkit.crasp.library import load_index
-from proofkit.crasp.variants import VARIANTS, CompilerFalsifier, reference
+from proofkit.crasp import load
+from proofkit.crasp.compilation.compiler import check_against, compile_program, precision_needed
+from proofkit.crasp.compilation.forward import run
+from proofkit.crasp.compilation.variants import VARIANTS, CompilerFalsifier, reference
+from proofkit.crasp.language import analysis
+from proofkit.crasp.tasks import tasks as T
+from proofkit.crasp.tasks.checks import alphabet_text, length_for
+from proofkit.crasp.tasks.library import load_index
 
 N, z = sp.Symbol("N", integer=True, positive=True), sp.Symbol("z", real=True)
 act_precision, offset = sp.Symbol("precision"), sp.Symbol("offset", integer=True, nonnegative=True)

@@ -21,11 +21,11 @@ from proofkit import (
     holds,
     undecided,
 )
-from proofkit.crasp import analysis
-from proofkit.crasp.checks import agreement, entry, length_for, truth_rows
-from proofkit.crasp.enumerate import search_all
-from proofkit.crasp.morphism import REDUCTIONS, resolve
-from proofkit.crasp.truth import LIBRARY
+from proofkit.crasp.language import analysis
+from proofkit.crasp.search.enumerate import search_all
+from proofkit.crasp.semantics.truth import LIBRARY
+from proofkit.crasp.tasks.checks import agreement, entry, length_for, truth_rows
+from proofkit.crasp.theory.morphism import REDUCTIONS, resolve
 
 
 def row_predicate(r):
@@ -64,9 +64,9 @@ CITED = {3: "Lemma-38-style argument / Krebs (2008)", 5: "as PARITY (Lemma 41) +
 CITED_PLAIN = {4: "Krebs 2008 / DA argument", 12: "Lemma 38", 13: "Lemma 38", 14: "'analogous' to Lemma 38"}
 
 # Evidence from HYB24.NEG (theorems/hyb24/neg_table2.py), recomputed here at smaller sizes: the bounded
-# program search of proofkit/crasp/enumerate.py, one shared enumeration per group (fragment, languages,
+# program search of proofkit/crasp/search/enumerate.py, one shared enumeration per group (fragment, languages,
 # size offset from the search_size parameter, sample length n), and the reductions of
-# proofkit/crasp/morphism.py that bear on each row.
+# proofkit/crasp/theory/morphism.py that bear on each row.
 SEARCH_GROUPS = {
     "[periodic,local] binary": ("[periodic,local]", ("Tomita3", "Tomita5", "Tomita6"), 0, 6),
     "[periodic,local] ternary": ("[periodic,local]", ("#17",), -2, 5),

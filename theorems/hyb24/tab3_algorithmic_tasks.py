@@ -2,7 +2,7 @@
 toolkit has for each, and the reported outcomes (APE / NoPE).
 
 The task rows check C-RASP task programs on the paper's formats (App. E.2.1: SOS x SEP y EOS, SOS = the
-virtual position 0) with proofkit.crasp.tasks: at every position that predicts an output symbol or EOS
+virtual position 0) with proofkit.crasp.tasks.tasks: at every position that predicts an output symbol or EOS
 the set {s : next_s} must be exactly the next target symbol, exhaustively up to a size and on seeded
 long inputs. Every task also has a deliberately wrong program (control) that must be refuted."""
 
@@ -25,14 +25,16 @@ from proofkit import (
     predicate,
     undecided,
 )
-from proofkit.crasp import analysis, comm, load, parse
-from proofkit.crasp import induction as IH
-from proofkit.crasp import task_programs as TP
-from proofkit.crasp import tasks as T
-from proofkit.crasp.checks import length_for, truth_rows
-from proofkit.crasp.enumerate import search
-from proofkit.crasp.learners import search_task
-from proofkit.crasp.truth import LIBRARY
+from proofkit.crasp import load, parse
+from proofkit.crasp.communication import comm
+from proofkit.crasp.language import analysis
+from proofkit.crasp.search.enumerate import search
+from proofkit.crasp.search.learners import search_task
+from proofkit.crasp.semantics.truth import LIBRARY
+from proofkit.crasp.tasks import task_programs as TP
+from proofkit.crasp.tasks import tasks as T
+from proofkit.crasp.tasks.checks import length_for, truth_rows
+from proofkit.crasp.theory import induction as IH
 
 Matches = predicate("Matches", "the task's row of Table 3: the C-RASP evidence computed here (a program "
                                "in C-RASP[] or C-RASP[periodic,local], or exponential one-way rows) agrees "
@@ -52,7 +54,7 @@ def program(file):
 
 @cache
 def generated(kind, size, mutant=False, reps=1):
-    """A generated task program (text from proofkit.crasp.tasks, parsed like a file)."""
+    """A generated task program (text from proofkit.crasp.tasks.tasks, parsed like a file)."""
     if kind == "majority":
         name = f"majority_task_k{size}" + "_mutant" * mutant
         return parse(TP.majority_program_text(size, mutant), name=name)
@@ -166,7 +168,7 @@ def row_binary_majority(p):
 
 @cache
 def task_search(kind, fragment, size, length):
-    """Bounded per-statement search for a task program (proofkit.crasp.learners.search_task), verified
+    """Bounded per-statement search for a task program (proofkit.crasp.search.learners.search_task), verified
     exactly at |x| <= length + 6 when every next_ statement is found."""
     task = T.interleave_task(3) if kind == "interleave" else T.majority_task(2)
     return search_task(task, fragment, size, length, verify_size=length + 6)

@@ -1,4 +1,5 @@
-"""HYB24.NEG at reduced sizes, plus unit tests of proofkit/crasp/morphism.py and proofkit/crasp/enumerate.py
+"""HYB24.NEG at reduced sizes, plus unit tests of proofkit/crasp/theory/morphism.py and
+proofkit/crasp/search/enumerate.py
 (including an unpruned enumeration that the observational-equivalence pruning must reproduce exactly)."""
 
 import itertools
@@ -8,7 +9,7 @@ import pytest
 
 from proofkit import InputError, checked, registry
 from proofkit.crasp import accepts, parse
-from proofkit.crasp.enumerate import (
+from proofkit.crasp.search.enumerate import (
     Fragment,
     PrefixSample,
     Sample,
@@ -17,9 +18,10 @@ from proofkit.crasp.enumerate import (
     search,
     search_all,
 )
-from proofkit.crasp.enumerate_cli import main
-from proofkit.crasp.learners import occam, search_masked
-from proofkit.crasp.morphism import (
+from proofkit.crasp.search.learners import occam, search_masked
+from proofkit.crasp.semantics.truth import AUXILIARY
+from proofkit.crasp.semantics.vector import accepts_prefixes, all_strings
+from proofkit.crasp.theory.morphism import (
     REDUCTIONS,
     apply,
     check_preimage,
@@ -29,8 +31,7 @@ from proofkit.crasp.morphism import (
     resolve,
     transform,
 )
-from proofkit.crasp.truth import AUXILIARY
-from proofkit.crasp.vector import accepts_prefixes, all_strings
+from proofkit.crasp.tools.enumerate_cli import main
 
 FAST = {"reduction_len": 8, "transform_len": 5, "size": 8, "n": 5, "plain_size": 10, "plain_n": 6,
         "unary_size": 12, "unary_n": 16, "ternary_size": 6, "ternary_n": 4, "positive_size": 12,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from proofkit import Computed, Evidence, Verdict, check, registry
-from proofkit.crasp.checks import agreement, rows_match
+from proofkit.crasp.tasks.checks import agreement, rows_match
 from proofkit.language.evidence import decide
 
 PROGRAMS = Path(__file__).parent / "programs"

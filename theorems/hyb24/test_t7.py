@@ -1,5 +1,6 @@
-"""HYB24.T7 finite proxies: every claim's verdict at reduced sizes, and unit tests of proofkit.crasp.limits
-and proofkit.crasp.maj2 (bad input included)."""
+"""HYB24.T7 finite proxies: every claim's verdict at reduced sizes, and unit tests of
+proofkit.crasp.theory.limits
+and proofkit.crasp.theory.maj2 (bad input included)."""
 
 from fractions import Fraction as F
 from pathlib import Path
@@ -7,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from proofkit import InputError, checked, registry
-from proofkit.crasp import analysis, maj2
-from proofkit.crasp import limits as lim
-from proofkit.crasp.compiler import compile_program
-from proofkit.crasp.parser import load, parse
+from proofkit.crasp.compilation.compiler import compile_program
+from proofkit.crasp.language import analysis
+from proofkit.crasp.language.parser import load, parse
+from proofkit.crasp.theory import limits as lim
+from proofkit.crasp.theory import maj2
 
 PROGRAMS = Path(__file__).parent / "programs"
 FAST = {"n_max": 4, "net_len": 3, "n0_max": 6, "precision_p": 4, "c18_len": 2, "copy_n": 6,
@@ -106,7 +108,7 @@ def test_regularizer_blind_to_offset_and_locality_term_sees_it():
 
 
 def test_exact_rank_and_minimal_period():
-    from proofkit.crasp.network import Mat
+    from proofkit.crasp.compilation.network import Mat
 
     m = Mat(3, 3, {(0, 0): F(1), (0, 1): F(2), (1, 0): F(2), (1, 1): F(4), (2, 2): F(1, 3)})
     assert lim.exact_rank(m) == 2 and lim.exact_rank(Mat(2, 2)) == 0

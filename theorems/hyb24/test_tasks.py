@@ -1,5 +1,5 @@
 """Tests of the Table-3 task checks: every HYB24.TAB3 claim's verdict at reduced sizes, and unit tests of
-proofkit.crasp.tasks (formats, enumeration, sampling, the next_ convention, bad input, shrinking)."""
+proofkit.crasp.tasks.tasks (formats, enumeration, sampling, the next_ convention, bad input, shrinking)."""
 
 from pathlib import Path
 
@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 from proofkit import InputError, checked, registry
-from proofkit.crasp import analysis, load, parse
-from proofkit.crasp import induction as IH
-from proofkit.crasp import task_programs as TP
-from proofkit.crasp import tasks as T
-from proofkit.crasp.learners import search_task
+from proofkit.crasp import load, parse
+from proofkit.crasp.language import analysis
+from proofkit.crasp.search.learners import search_task
+from proofkit.crasp.tasks import task_programs as TP
+from proofkit.crasp.tasks import tasks as T
+from proofkit.crasp.theory import induction as IH
 
 PROGRAMS = Path(__file__).parent / "programs"
 FAST = {"binary_len": 9, "N": 4, "sample_len": 40, "samples": 3, "majority_k": 8, "task_V": 4, "sort_V": 30,

@@ -1,0 +1,528 @@
+"""Honest finite proxies for the asymptotic identification results of Huang et al. 2024 (Thm 7 = Thm 14,
+Lemma 17, Cor. 18, Thm 23 / Cor. 24, Lemmas 48 and 52, App. D.2). The drop families below are constructed
+here, not in the paper.
+
+Nothing here proves an asymptotic statement. Each function computes an exact fact about a finite object
+(a program family on Sigma^{<=n}, a compiled network's weights, a rational threshold family) that the
+theorem's argument predicts; theorem files report these as "consistent with", never as a proof.
+
+Families (programs are generated as TEXT and parsed, never eval'd):
+
+- ``window_majority_text(D)``: W_D = [#a >= #b over the last D positions], C-RASP[local], locality D - 1;
+- ``trigger_text(D)``: f_D = MAJORITY xor [w_{n-D} = a], C-RASP[local], locality D;
+- ``threshold_text(n0)``: g_{n0} = MAJORITY xor [n >= n0], written in C-RASP[] as ``#true >= n0``;
+- ``f_alpha``: [#_a(x) > alpha |x|] (App. D.2, the function reconstructed) and the exact minimal
+  distinguishing length;
+- lookup hypotheses for the copy language {ww} (Thm 23 / Cor. 24, illustrative);
+- the three Lemma-48 necessity families cos(delta), delta, [delta = 0].
+
+Network functions read a :class:`~proofkit.crasp.compilation.network.Network`'s weights only (never its
+program):
+regularizer components, the (8)-type locality term, the positional period and the locality radius.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from ...errors import InputError
+from ..compilation.network import Head, Layer, Mat, Network
+from ..language.ir import Program
+from ..language.parser import parse
+from ..semantics.vector import accepts_prefixes, all_strings
+
+PrefixFn = Callable[[np.ndarray], np.ndarray]
+MAJORITY_TEXT = "alphabet: a b\nM := #Q(b) <= #Q(a)\n"
+MAX_EXHAUSTIVE = 2**22
+
+
+def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> int:
+    """An int in [lo, hi] or InputError naming the field."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
+        rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
+        raise InputError(name, f"an integer {rng}", value)
+    return value
+
+
+# --------------------------------------------------------------------------------------------------------
+# Program families (text, then parsed)
+
+
+def majority() -> Program:
+    """MAJORITY over {a, b} (#a >= #b), parsed from text."""
+    return parse(MAJORITY_TEXT, name="majority")
+
+
+def window_majority_text(D: int) -> str:
+    """C-RASP[local] text of W_D: #a >= #b over the last D positions (offsets 0..D-1)."""
+    _check_int("D", D, 1, 500)
+    offs = ",".join(str(c) for c in range(D))
+    return (f"alphabet: a b\n// window majority W_{D}: locality {D - 1}\n"
+            f"A := #[{{{offs}}}] Q(a)\nB := #[{{{offs}}}] Q(b)\nW := B <= A\n")
+
+
+def trigger_text(D: int) -> str:
+    """C-RASP[local] text of f_D = MAJORITY xor [exists j: i - j = D and w_j = a] (locality D)."""
+    _check_int("D", D, 0, 10**6)
+    return (f"alphabet: a b\n// trigger family f_{D}\nM := #Q(b) <= #Q(a)\nT := #[{D}] Q(a) >= 1\n"
+            f"F := M <-> not T\n")
+
+
+def threshold_text(n0: int) -> str:
+    """C-RASP[] text of g_{n0} = MAJORITY xor [i >= n0] (i = #true, the position; constant n0)."""
+    _check_int("n0", n0, 0, 10**6)
+    return (f"alphabet: a b\n// threshold family g_{n0}\nM := #Q(b) <= #Q(a)\nP := #true >= {n0}\n"
+            f"G := M <-> not P\n")
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Exhaustive comparison of two prefix functions on Sigma^{<=max_len}: the (length, then
+    lexicographic)-smallest disagreeing string, or None, and how many strings were compared."""
+
+    max_len: int
+    strings: int
+    word: str | None
+
+    @property
+    def length(self) -> int | None:
+        """Length of the witness (None when they agree everywhere compared)."""
+        return None if self.word is None else len(self.word)
+
+
+def first_disagreement(f: PrefixFn, g: PrefixFn, alphabet: Sequence[str], max_len: int) -> Disagreement:
+    """Smallest string of length <= max_len on which f and g differ (every prefix of every string of length
+    max_len is compared: column k of a (B, n+1) prefix array is the prefix of length k)."""
+    k = len(alphabet)
+    _check_int("max_len", max_len, 0, 64)
+    if k**max_len > MAX_EXHAUSTIVE:
+        raise InputError("max_len", f"k^max_len <= {MAX_EXHAUSTIVE} strings", f"{k}^{max_len}")
+    X = all_strings(k, max_len)
+    diff = np.asarray(f(X), dtype=bool) != np.asarray(g(X), dtype=bool)
+    strings = sum(k**m for m in range(max_len + 1))
+    for ell in range(max_len + 1):
+        rows = np.flatnonzero(diff[:, ell])
+        if rows.size:
+            w = "".join(alphabet[int(s)] for s in X[rows[0], :ell])
+            return Disagreement(max_len, strings, w)
+    return Disagreement(max_len, strings, None)
+
+
+def program_fn(program: Program) -> PrefixFn:
+    """Prefix acceptance of a program (vectorized interpreter)."""
+    return lambda X: accepts_prefixes(program, X)
+
+
+def length_shift(f: PrefixFn, n0: int) -> PrefixFn:
+    """f xor [prefix length >= n0], evaluated directly (independent of the C-RASP encoding)."""
+    def g(X: np.ndarray) -> np.ndarray:
+        out = np.asarray(f(X), dtype=bool).copy()
+        out[:, n0:] = ~out[:, n0:]
+        return out
+    return g
+
+
+# --------------------------------------------------------------------------------------------------------
+# App. D.2: thresholds alpha at infinite vs finite parameter precision
+
+
+def f_alpha(alpha: Fraction, word: str, strict: bool = True) -> bool:
+    """[#_a(word) > alpha |word|] (strict, our reading of App. D.2) or [>=] (strict=False), exactly."""
+    k = word.count("a")
+    return k > alpha * len(word) if strict else k >= alpha * len(word)
+
+
+def min_distinguishing_length(alpha: Fraction, beta: Fraction, strict: bool = True) -> int:
+    """L*(alpha, beta) = min{L >= 1 : exists integer k in 0..L with alpha < k/L <= beta} for alpha < beta
+    (strict '>' thresholds; with strict=False: alpha <= k/L < beta), exactly with Fractions.
+
+    Needs 0 <= alpha < beta <= 1 (strict) or 0 <= alpha < beta <= 1 with alpha < 1 (non-strict): outside
+    [0, 1] the two functions can coincide on every string although a definition with 'exists k in Z' would
+    say otherwise (e.g. alpha = 1, beta = 2 are both constant false)."""
+    a, b = Fraction(alpha), Fraction(beta)
+    if not (0 <= a < b <= 1):
+        raise InputError("(alpha, beta)", "rationals with 0 <= alpha < beta <= 1", (str(a), str(b)))
+    L = 1
+    while True:
+        if strict:
+            k = math.floor(a * L) + 1           # least k with k/L > alpha
+            if k <= L and Fraction(k, L) <= b:
+                return L
+        else:
+            k = math.ceil(a * L)                # least k with k/L >= alpha
+            if k <= L and Fraction(k, L) < b:
+                return L
+        L += 1
+
+
+@cache
+def _a_counts(L: int) -> tuple[int, ...]:
+    """The distinct numbers of a's over all 2^L strings of length L (enumerated, not assumed)."""
+    X = all_strings(2, L)
+    counts = (X == 0).sum(axis=1) if L else np.zeros(1, dtype=np.int64)
+    return tuple(int(k) for k in np.unique(counts))
+
+
+def brute_distinguishing_length(alpha: Fraction, beta: Fraction, max_len: int,
+                                strict: bool = True) -> int | None:
+    """Smallest L <= max_len such that some string over {a, b} of length L separates f_alpha and f_beta,
+    by enumerating all 2^L strings (their counts of a), or None."""
+    a, b = Fraction(alpha), Fraction(beta)
+    _check_int("max_len", max_len, 0, 22)
+    for L in range(0, max_len + 1):
+        for k in _a_counts(L):
+            fa = k > a * L if strict else k >= a * L
+            fb = k > b * L if strict else k >= b * L
+            if fa != fb:
+                return L
+    return None
+
+
+def grid_bound(p: int, strict: bool = True) -> tuple[int, int, tuple[Fraction, Fraction] | None]:
+    """Over all pairs alpha < beta on the 2^-p grid of [0, 1]: (pairs checked, max L*, a pair violating
+    L* <= 2^p or None)."""
+    _check_int("p", p, 0, 12)
+    grid = [Fraction(i, 2**p) for i in range(2**p + 1)]
+    worst, bad, pairs = 0, None, 0
+    for i, a in enumerate(grid):
+        for b in grid[i + 1:]:
+            L = min_distinguishing_length(a, b, strict)
+            pairs += 1
+            worst = max(worst, L)
+            if L > 2**p and bad is None:
+                bad = (a, b)
+    return pairs, worst, bad
+
+
+# --------------------------------------------------------------------------------------------------------
+# Weights-only analyses of a compiled Limit Transformer
+
+
+def _mats(net: Network) -> Iterable[tuple[str, Mat]]:
+    """Every parameter matrix with a label."""
+    for li, lay in enumerate(net.layers):
+        for hi, h in enumerate(lay.heads):
+            yield f"L{li}H{hi}.K", h.K
+            yield f"L{li}H{hi}.Q", h.Q
+            yield f"L{li}H{hi}.V", h.V
+        if lay.mlp is not None:
+            yield f"L{li}.A", lay.mlp.A
+            yield f"L{li}.B", lay.mlp.B
+    yield "U", net.U
+
+
+def _vectors(net: Network) -> Iterable[dict[int, Fraction]]:
+    """Every parameter vector: embeddings, positional block, MLP biases."""
+    yield from net.E
+    yield from net.pos
+    for lay in net.layers:
+        if lay.mlp is not None:
+            yield dict(enumerate(lay.mlp.b))
+
+
+def exact_rank(m: Mat) -> int:
+    """Rank over the rationals (Gaussian elimination on the sparse rows)."""
+    rows = [dict(items) for _, items in m.row_items()]
+    rank = 0
+    while rows:
+        pivot_row = rows.pop()
+        if not pivot_row:
+            continue
+        col, val = next(iter(sorted(pivot_row.items())))
+        rank += 1
+        new = []
+        for r in rows:
+            if col in r:
+                f = r[col] / val
+                r = dict(r)
+                for c, v in pivot_row.items():
+                    x = r.get(c, Fraction(0)) - f * v
+                    if x:
+                        r[c] = x
+                    else:
+                        r.pop(c, None)
+            if r:
+                new.append(r)
+        rows = new
+    return rank
+
+
+def phi_table(net: Network) -> list[dict[int, Fraction]]:
+    """The positional logit term phi of every head (offset k - j -> value), nonzero entries only."""
+    return [{c: v for c, v in h.phi.items() if v} for lay in net.layers for h in lay.heads]
+
+
+def locality_term(net: Network, N: int) -> Fraction:
+    """The Limit-Transformer analogue of the (8) penalty at context N: sum over heads and offsets
+    c = 0..N-1 of phi(c)^2. Under Lemma 47's realization phi(j - 1) = p_1^T K^T Q p_j (Region II, one-hot
+    positions), this is exactly (8) = sum_{l,h} sum_{j=1}^{N} (p_1^T K^T Q p_j)^2 (the square in (8) is
+    reconstructed)."""
+    return sum((v * v for ph in phi_table(net) for c, v in ph.items() if 0 <= c <= N - 1), Fraction(0))
+
+
+def regularizer_components(net: Network) -> dict[str, Fraction | int]:
+    """R_minus proxy components read from the weights (our reconstructed reading of Def. 5; not the paper's
+    exact R): layers, max heads per layer, max rank V, max squared Frobenius norm of any parameter
+    matrix or vector (the Frobenius norm bounds the spectral norm), max_h sum_c |phi_h(c)| (the spectral
+    norm bound of Lemma 47's banded Region-II product; blind to WHERE phi is nonzero), precision bits
+    (ceil log2 of the largest weight denominator)."""
+    frob = [sum((v * v for v in m.entries.values()), Fraction(0)) for _, m in _mats(net)]
+    frob += [sum((v * v for v in vec.values()), Fraction(0)) for vec in _vectors(net)]
+    denoms = [Fraction(v).denominator for _, m in _mats(net) for v in m.entries.values()]
+    denoms += [Fraction(v).denominator for vec in _vectors(net) for v in vec.values()]
+    denoms += [Fraction(v).denominator for ph in phi_table(net) for v in ph.values()]
+    ranks = [exact_rank(h.V) for lay in net.layers for h in lay.heads]
+    return {
+        "layers": len(net.layers),
+        "heads": max((len(lay.heads) for lay in net.layers), default=0),
+        "rank_V": max(ranks, default=0),
+        "frobenius_sq": max(frob, default=Fraction(0)),
+        "phi_abs_sum": max((sum((abs(v) for v in ph.values()), Fraction(0)) for ph in phi_table(net)),
+                           default=Fraction(0)),
+        "precision_bits": max((math.ceil(math.log2(d)) for d in denoms), default=0),
+    }
+
+
+def regularizer(net: Network, N: int) -> tuple[float, float]:
+    """(R_minus proxy, R proxy) at context N: R_minus = layers + heads + rank_V + sqrt(frobenius_sq) +
+    phi_abs_sum + precision_bits; R = R_minus + locality_term(net, N)."""
+    c = regularizer_components(net)
+    r_minus = (c["layers"] + c["heads"] + c["rank_V"] + math.sqrt(c["frobenius_sq"]) + float(c["phi_abs_sum"])
+               + c["precision_bits"])
+    return r_minus, r_minus + float(locality_term(net, N))
+
+
+def move_phi(net: Network, old: int, new: int) -> Network:
+    """A copy of the network whose phi entries at offset ``old`` are moved to offset ``new`` (weights-only
+    surgery: every other parameter is shared)."""
+    layers = []
+    for lay in net.layers:
+        heads = []
+        for h in lay.heads:
+            phi = dict(h.phi)
+            if old in phi:
+                phi[new] = phi.get(new, Fraction(0)) + phi.pop(old)
+            heads.append(Head(h.K, h.Q, h.V, phi))
+        layers.append(Layer(heads, lay.mlp))
+    return replace(net, layers=layers)
+
+
+def max_abs_weight(net: Network) -> Fraction:
+    """Largest |entry| of any parameter (matrices, vectors, phi values)."""
+    vals = [abs(v) for _, m in _mats(net) for v in m.entries.values()]
+    vals += [abs(v) for vec in _vectors(net) for v in vec.values()]
+    vals += [abs(v) for ph in phi_table(net) for v in ph.values()]
+    return max(vals, default=Fraction(0))
+
+
+def minimal_period(seq: Sequence[Any]) -> int:
+    """Smallest P >= 1 dividing len(seq) with seq[i] == seq[(i + P) % len(seq)] for all i (cyclic)."""
+    n = len(seq)
+    if n == 0:
+        return 1
+    for P in range(1, n + 1):
+        if n % P == 0 and all(seq[i] == seq[(i + P) % n] for i in range(n)):
+            return P
+    return n
+
+
+def _readers(net: Network) -> list[dict[int, Fraction]]:
+    """Every row of every matrix that reads the residual stream (K, Q, V, A, U): linear functionals."""
+    out = []
+    for label, m in _mats(net):
+        if not label.endswith(".B"):
+            out += [dict(items) for _, items in m.row_items()]
+    return out
+
+
+def extract_period(net: Network) -> dict[str, int]:
+    """From the weights only: the minimal period of i -> p_i (stored cyclically), and the lcm over every
+    stream-reading row r of the minimal period of the one-PE product i -> r . p_i."""
+    block = [tuple(sorted((k, v) for k, v in p.items() if v)) for p in net.pos] or [()]
+    prods = 1
+    for r in _readers(net):
+        vals = [sum((w * p.get(c, Fraction(0)) for c, w in r.items()), Fraction(0)) for p in net.pos]
+        if vals:
+            prods = math.lcm(prods, minimal_period(vals))
+    return {"block": minimal_period(block), "products": prods}
+
+
+def extract_locality(net: Network) -> dict[str, Any]:
+    """From the weights only: the support of every head's phi and the locality radius max{c : phi(c) != 0}
+    (0 when no head has a positional term); phi is stored as a function of k - j, so it is
+    translation-invariant by representation."""
+    support = sorted({c for ph in phi_table(net) for c in ph})
+    return {"support": support, "radius": max(support, default=0)}
+
+
+def offset_mismatch(net: Network, reference: Callable[[tuple[str, ...]], Sequence[bool]], max_len: int,
+                    offsets: Iterable[int]) -> tuple[int, Any] | None:
+    """First (offset, Mismatch) at which the network's verdicts on Sigma^{<=max_len} differ from the
+    reference (every prefix), or None for every offset."""
+    from ..compilation.compiler import check_against
+
+    for o in offsets:
+        m = check_against(net, reference, max_len, "exact", o)
+        if m is not None:
+            return o, m
+    return None
+
+
+# --------------------------------------------------------------------------------------------------------
+# Lemma 48 necessity families
+
+
+@dataclass(frozen=True)
+class L48Family:
+    """One Lemma-48 drop family g(delta) with its realization p_i^T A p_j and which hypothesis it drops."""
+
+    name: str
+    dropped: str
+    translation_invariant: bool
+    rank: str
+    norm: str
+    fixed_precision: bool
+    period_from_0: int | None
+    eventual_period: int | None
+    horizon: int
+
+
+def period_within(g: Sequence[Any], start: int, equal: Callable[[Any, Any], bool]) -> int | None:
+    """Smallest P <= (len(g) - start) // 2 with g[d + P] == g[d] for all start <= d < len(g) - P, or None."""
+    H = len(g)
+    for P in range(1, (H - start) // 2 + 1):
+        if all(equal(g[d + P], g[d]) for d in range(start, H - P)):
+            return P
+    return None
+
+
+def l48_families(horizon: int = 10_000, grid: int = 40) -> list[L48Family]:
+    """cos(delta) (drops fixed precision), delta (drops bounded norm), [delta = 0] (drops bounded rank):
+    translation invariance on a grid, the realization's rank / norms / precision, and (a)periodicity of
+    g(delta) for delta in 0..horizon-1, from 0 and from horizon/2 (eventual periodicity)."""
+    import mpmath
+
+    _check_int("horizon", horizon, 4, 10**6)
+    out = []
+    with mpmath.workdps(40):
+        tol = mpmath.mpf(10) ** -30
+        g_cos = [mpmath.cos(d) for d in range(horizon)]
+
+        def f_cos(i: int, j: int) -> Any:
+            # p_i = (cos i, sin i), A = I
+            return mpmath.cos(i) * mpmath.cos(j) + mpmath.sin(i) * mpmath.sin(j)
+
+        ti = all(abs(f_cos(i + t, j + t) - f_cos(i, j)) < tol
+                 for i in range(0, grid, 7) for j in range(0, grid, 5) for t in range(0, grid, 11))
+        # g(d) = cos(d) computed afresh: the grid may reach past the horizon of the periodicity checks
+        ti = ti and all(abs(f_cos(i, i + d) - mpmath.cos(d)) < tol
+                        for i in range(0, grid, 3) for d in range(grid))
+        # fixed precision: cos(d) on a 2^-q grid would leave no remainder; cos(1) is transcendental
+        fixed = any(abs(g_cos[1] * 2**q - mpmath.nint(g_cos[1] * 2**q)) < tol for q in range(64))
+
+        def eq(a: Any, b: Any) -> bool:
+            return bool(abs(a - b) < tol)
+
+        out.append(L48Family("cos(delta)", "fixed precision", ti, "2", "1 (||p_i|| = 1, ||A|| = 1)", fixed,
+                             period_within(g_cos, 0, eq), period_within(g_cos, horizon // 2, eq), horizon))
+    # delta: p_i = (1, i), A = [[0, 1], [-1, 0]]: p_i^T A p_j = j - i (integers)
+    A = ((0, 1), (-1, 0))
+
+    def f_lin(i: int, j: int) -> int:
+        pi, pj = (1, i), (1, j)
+        return sum(pi[r] * A[r][c] * pj[c] for r in range(2) for c in range(2))
+
+    g_lin = [f_lin(0, d) for d in range(horizon)]
+    cube = [(i, j, t) for i in range(grid) for j in range(grid) for t in range(0, grid, 7)]
+    ti = all(f_lin(i + t, j + t) == f_lin(i, j) for i, j, t in cube)
+    norm = f"||p_i|| = sqrt(1 + i^2), {math.hypot(1, horizon - 1):.0f} at i = {horizon - 1}"
+    out.append(L48Family("delta", "bounded norm", ti, "2", norm, True, period_within(g_lin, 0, int.__eq__),
+                         period_within(g_lin, horizon // 2, int.__eq__), horizon))
+    # [delta = 0]: p_i = e_i (one-hot in R^N), A = I_N
+    g_one = [int(d == 0) for d in range(horizon)]
+    ti = all(int(i + t == j + t) == int(i == j) for i, j, t in cube)
+    rank = exact_rank(Mat(64, 64, {(i, i): Fraction(1) for i in range(64)}))
+    out.append(L48Family("[delta = 0]", "bounded rank", ti, f"N (identity; exact rank {rank} at N = 64)",
+                         "1", True, period_within(g_one, 0, int.__eq__),
+                         period_within(g_one, horizon // 2, int.__eq__), horizon))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------------
+# Theorem 23 / Corollary 24 illustration: lookup tables for the copy language {ww}
+
+
+def copy_codes(length: int) -> np.ndarray:
+    """Integer codes (binary, first symbol most significant; a = 0, b = 1) of every string of the given
+    length that lies in COPY = {ww : w in {a, b}*}."""
+    if length % 2:
+        return np.zeros(0, dtype=np.int64)
+    h = length // 2
+    w = np.arange(2**h, dtype=np.int64)
+    return (w << h) | w
+
+
+@dataclass(frozen=True)
+class LookupHypothesis:
+    """H_m: accept exactly the strings stored in its table, the copy strings ww with |w| <= m.
+    Complexity measure mu(H_m) = number of stored entries = 2^(m+1) - 1."""
+
+    m: int
+    table: dict[int, frozenset[int]]
+
+    @staticmethod
+    def build(m: int) -> LookupHypothesis:
+        """The table of H_m, listed string by string."""
+        _check_int("m", m, 0, 20)
+        table = {2 * h: frozenset(int(c) for c in copy_codes(2 * h)) for h in range(m + 1)}
+        return LookupHypothesis(m, table)
+
+    @property
+    def measure(self) -> int:
+        """Number of table entries."""
+        return sum(len(v) for v in self.table.values())
+
+    def accepts_codes(self, length: int, codes: np.ndarray) -> np.ndarray:
+        """Membership of every code of one length in the table."""
+        stored = np.fromiter(sorted(self.table.get(length, ())), dtype=np.int64)
+        return np.isin(codes, stored)
+
+
+def lookup_first_failure(h: LookupHypothesis, max_len: int) -> int | None:
+    """Smallest length <= max_len at which H_m disagrees with COPY, enumerating all 2^L strings of each length
+    as integer codes; None when it agrees on all of Sigma^{<=max_len}."""
+    _check_int("max_len", max_len, 0, 22)
+    for L in range(max_len + 1):
+        codes = np.arange(2**L, dtype=np.int64)
+        truth = np.isin(codes, copy_codes(L))
+        if np.any(truth != h.accepts_codes(L, codes)):
+            return L
+    return None
+
+
+def schedule_table(schedule: Callable[[int], int], ns: Iterable[int], max_len: int) -> list[dict[str, Any]]:
+    """For each n: the training length t(n), the least-measure lookup hypothesis H_m matching COPY on every
+    string of length <= t(n) (found by exhaustive checks), its measure, and its first failing length."""
+    fails: dict[int, int | None] = {}
+    rows = []
+    for n in ns:
+        t = schedule(n)
+        m = 0
+        while True:
+            if m not in fails:
+                fails[m] = lookup_first_failure(LookupHypothesis.build(m), max_len)
+            if fails[m] is None or fails[m] > t:
+                break
+            m += 1
+        h = LookupHypothesis.build(m)
+        rows.append({"n": n, "t": t, "m": m, "measure": h.measure, "first_failure": fails[m],
+                     "fails_by_n": fails[m] is not None and fails[m] <= n,
+                     "fails_by_2n": fails[m] is not None and fails[m] <= 2 * n})
+    return rows
