@@ -70,7 +70,7 @@ def test_version_names_the_version_and_the_commit(capsys):
         main(["-q", "--version"])
     assert exc.value.code == 0 and capsys.readouterr().out.strip() == out
     assert re.fullmatch(r"proofkit \d+\.\d+\.\d+\S* \((git [0-9a-f]{4,40}(-dirty)?|installed)\)", out), out
-    root = Path(clihelp.__file__).resolve().parent.parent
+    root = Path(clihelp.__file__).resolve().parents[2]  # proofkit/interface/clihelp.py -> the repository
     if (root / ".git").exists() and shutil.which("git"):
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True, check=True).stdout.strip()

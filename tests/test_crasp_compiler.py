@@ -16,15 +16,8 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from proofkit.crasp.compilation.compiler import (
-    check_against,
-    compile_program,
-    count_bounds,
-    precision_needed,
-    smallest_failure,
-    value_dims,
-    words,
-)
+from proofkit.crasp.compilation.checking import check_against, smallest_failure, words
+from proofkit.crasp.compilation.compiler import compile_program, count_bounds, precision_needed, value_dims
 from proofkit.crasp.compilation.forward import run, trace
 from proofkit.crasp.compilation.network import Network
 from proofkit.crasp.language.ir import Op, Program

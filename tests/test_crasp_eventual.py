@@ -11,16 +11,14 @@ import pytest
 
 from proofkit.crasp import accepts, evaluate, load, parse
 from proofkit.crasp.language.analysis import fragment, locality, period
-from proofkit.crasp.theory.eventual import (
+from proofkit.crasp.theory.eventual import acceptance_eventually, eventual_form
+from proofkit.crasp.theory.eventual_fuzz import fuzz, random_program
+from proofkit.crasp.theory.nonrecognition import (
     aa_star,
-    acceptance_eventually,
     block_word,
     certify_not_recognizing,
-    eventual_form,
-    fuzz,
     n_mod,
     on_words,
-    random_program,
     symbol_parity,
 )
 from proofkit.errors import InputError

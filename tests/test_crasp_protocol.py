@@ -21,18 +21,20 @@ import pytest
 from proofkit.crasp import load
 from proofkit.crasp.communication.comm import counterexample_rows, nope_average_model, rows
 from proofkit.crasp.communication.protocol import (
-    HeadMessage,
-    Message,
-    alice_message,
-    analyze,
     bob_reconstruct,
-    decode_message,
-    encode_message,
     nope_average_network,
     protocol_run,
     protocol_table,
     simulate,
 )
+from proofkit.crasp.communication.protocol_message import (
+    HeadMessage,
+    Message,
+    alice_message,
+    decode_message,
+    encode_message,
+)
+from proofkit.crasp.communication.protocol_plan import analyze
 from proofkit.crasp.compilation.compiler import compile_program
 from proofkit.crasp.compilation.forward import trace
 from proofkit.crasp.compilation.network import Head, Layer, Mat

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from proofkit.crasp.compilation.compiler import check_against, compile_program
+from proofkit.crasp.compilation.checking import check_against
+from proofkit.crasp.compilation.compiler import compile_program
 from proofkit.crasp.compilation.variants import reference
 from proofkit.crasp.language.parser import parse
 from proofkit.errors import InputError

@@ -25,7 +25,7 @@ from proofkit import (
 from proofkit.crasp.semantics.truth import LIBRARY
 from proofkit.crasp.tasks.checks import agreement, length_for, truth_rows
 from proofkit.crasp.tasks.library import load_index
-from proofkit.crasp.theory import eventual
+from proofkit.crasp.theory import eventual_fuzz, nonrecognition
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -57,17 +57,17 @@ def lemma37_certificates(p):
     """Per-program Lemma-37 certificate: on a^n every library program without periodic predicates is
     eventually constant, so it cannot recognize (aa)* (exact symbolic evaluation + interpreter witness)."""
     programs, _ = load_index(PROGRAMS)
-    lang = eventual.aa_star()
+    lang = nonrecognition.aa_star()
     done = []
     for e in programs:
         if "a" not in e.program.alphabet or any(op.kind == "periodic" for op in e.program.ops):
             continue
-        cert = eventual.certify_not_recognizing(e.program, lang, "a", language_period=2)
+        cert = nonrecognition.certify_not_recognizing(e.program, lang, "a", language_period=2)
         if not cert.certified:
             return fails(Method.EXACT, f"{e.file} is not certified: {cert.reason}", domain=DOMAIN37,
                          residual=e.file)
         done.append(f"{e.file} (n0 {cert.threshold}, witness n = {cert.witness})")
-    rep = eventual.fuzz(p["fuzz"], seed=0, n_max=300)
+    rep = eventual_fuzz.fuzz(p["fuzz"], seed=0, n_max=300)
     if rep.mismatches:
         return fails(Method.EXACT, f"eventual forms disagree with the interpreter: {rep.failures[:3]}",
                      domain=f"{rep.programs} seeded random programs up to n = 300",

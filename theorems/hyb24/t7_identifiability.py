@@ -32,7 +32,8 @@ from proofkit import (
     holds,
     predicate,
 )
-from proofkit.crasp.compilation.compiler import check_against, compile_program
+from proofkit.crasp.compilation.checking import check_against
+from proofkit.crasp.compilation.compiler import compile_program
 from proofkit.crasp.compilation.forward import run
 from proofkit.crasp.compilation.variants import reference
 from proofkit.crasp.language import analysis
@@ -42,6 +43,7 @@ from proofkit.crasp.tasks.checks import length_for
 from proofkit.crasp.tasks.library import load_index
 from proofkit.crasp.theory import limits as lim
 from proofkit.crasp.theory import maj2
+from proofkit.crasp.theory import network_weights as nw
 
 f_target = sp.Symbol("f")
 GeneralizesInTheLimit = predicate("GeneralizesInTheLimit", "every run of the Inference Procedure (Def. 6: "
@@ -117,14 +119,14 @@ def regularizer_demo(p):
     n = p["n_max"]
     N = 2 * n
     maj_net = compile_program(lim.majority())
-    r_maj = lim.regularizer(maj_net, N)
+    r_maj = nw.regularizer(maj_net, N)
     comps, terms, lines = {}, {}, [f"MAJORITY: R_minus {r_maj[0]:.4f}, R {r_maj[1]:.4f}"]
     for D in range(n + 1, N + 1):
         prog = parse(lim.trigger_text(D), f"f{D}")
         net = compile_program(prog)
-        comps[D] = lim.regularizer_components(net)
-        terms[D] = lim.locality_term(net, N)
-        r = lim.regularizer(net, N)
+        comps[D] = nw.regularizer_components(net)
+        terms[D] = nw.locality_term(net, N)
+        r = nw.regularizer(net, N)
         fail = lim.first_disagreement(lim.program_fn(prog), _maj(), AB, N).length
         lines.append(f"f_{D}: R_minus {r[0]:.4f}, (8) {terms[D]}, R {r[1]:.4f}, first failure vs MAJORITY "
                      f"{fail if fail is not None else f'> {N}'}")
@@ -179,7 +181,7 @@ def threshold_family(p):
                          f"{enc.word!r}", domain=domain, count=top, residual=f"n0={n0}")
         rows.append(d.word)
     for n0 in (2, 4, 8, 16):
-        weights.append(f"{n0}: {lim.max_abs_weight(compile_program(parse(lim.threshold_text(n0))))}")
+        weights.append(f"{n0}: {nw.max_abs_weight(compile_program(parse(lim.threshold_text(n0))))}")
     return holds(Method.ENUMERATION, domain, count=top, residual=f"n0 = 1..{top}",
                  detail="exhaustive, exact: g_n0 agrees with MAJORITY on every string of length < n0 and "
                         f"differs on every string of length n0 (smallest witnesses a^n0: {rows[0]!r} .. "
@@ -245,7 +247,7 @@ def _offset_runs(fragment, max_len, check=None):
         if check is not None and (bad := check(e, net)) is not None:
             return bad, done, cases
         n = max_len(len(e.program.alphabet))
-        bad = lim.offset_mismatch(net, reference(e.program), n, OFFSETS)
+        bad = nw.offset_mismatch(net, reference(e.program), n, OFFSETS)
         if bad is not None:
             return f"{e.file} offset {bad[0]}: {bad[1]}", done, cases
         done.append(f"{e.file} (<= {n})")
@@ -258,7 +260,7 @@ OFFSETS = range(0, 21)
 
 def _nope_structure(e, net):
     zero_p = all(not v for vec in net.pos for v in vec.values())
-    zero_phi = not any(v for ph in lim.phi_table(net) for v in ph.values())
+    zero_phi = not any(v for ph in nw.phi_table(net) for v in ph.values())
     if not (zero_p and zero_phi and net.is_nope()):
         return f"{e.file}: p = 0 {zero_p}, phi = 0 {zero_phi}"
     return None
@@ -285,7 +287,7 @@ def naive_offset_control(p):
     net = compile_program(e.program, periodic_encoding="naive")
     domain = ("aa_star.crasp (naive periodic encoding), every string over {a, b} of length <= 4 at offsets "
               "0..20")
-    bad = lim.offset_mismatch(net, reference(e.program), 4, OFFSETS)
+    bad = nw.offset_mismatch(net, reference(e.program), 4, OFFSETS)
     if bad is None:
         return holds(Method.ENUMERATION, domain, count=len(OFFSETS) * sum(2**i for i in range(5)),
                      residual="none",
@@ -353,7 +355,7 @@ def extraction(p):
     rows = []
     for e in programs:
         net = compile_program(e.program)
-        per, loc = lim.extract_period(net), lim.extract_locality(net)
+        per, loc = nw.extract_period(net), nw.extract_locality(net)
         offs = sorted({c for op in e.program.ops if op.kind == "local" for c in op.offsets})
         want_p, want_t = analysis.period(e.program), analysis.locality(e.program)
         if per["block"] != want_p or per["products"] != want_p or loc["radius"] != want_t \

@@ -24,12 +24,14 @@ from proofkit import (
     predicate,
 )
 from proofkit.crasp import load
-from proofkit.crasp.compilation.compiler import check_against, compile_program, precision_needed
+from proofkit.crasp.compilation.checking import check_against
+from proofkit.crasp.compilation.compiler import compile_program, precision_needed
 from proofkit.crasp.compilation.forward import run
 from proofkit.crasp.compilation.variants import VARIANTS, CompilerFalsifier, reference
 from proofkit.crasp.language import analysis
 from proofkit.crasp.tasks import tasks as T
 from proofkit.crasp.tasks.checks import alphabet_text, length_for
+from proofkit.crasp.tasks.compiled import check_compiled
 from proofkit.crasp.tasks.library import load_index
 
 N, z = sp.Symbol("N", integer=True, positive=True), sp.Symbol("z", real=True)
@@ -99,7 +101,7 @@ def tasks_agree(p):
               f"over {alphabet_text(heads[0].alphabet)} of length <= {n_head}")
     lines, count = [], 0
     for file, task, size in _tasks(p):
-        r = T.check_compiled(load(PROGRAMS / file), task, size)
+        r = check_compiled(load(PROGRAMS / file), task, size)
         if r.mismatch is not None:
             return fails(Method.ENUMERATION, f"{file}: {r.mismatch}", domain=domain,
                          residual=f"{file}: {r.mismatch}", detail=f"compiled {file} differs: {r.mismatch}")

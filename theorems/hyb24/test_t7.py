@@ -1,5 +1,5 @@
 """HYB24.T7 finite proxies: every claim's verdict at reduced sizes, and unit tests of
-proofkit.crasp.theory.limits
+proofkit.crasp.theory.limits, proofkit.crasp.theory.network_weights
 and proofkit.crasp.theory.maj2 (bad input included)."""
 
 from fractions import Fraction as F
@@ -13,6 +13,7 @@ from proofkit.crasp.language import analysis
 from proofkit.crasp.language.parser import load, parse
 from proofkit.crasp.theory import limits as lim
 from proofkit.crasp.theory import maj2
+from proofkit.crasp.theory import network_weights as nw
 
 PROGRAMS = Path(__file__).parent / "programs"
 FAST = {"n_max": 4, "net_len": 3, "n0_max": 6, "precision_p": 4, "c18_len": 2, "copy_n": 6,
@@ -97,30 +98,30 @@ def test_bad_sizes_are_input_errors(call):
 def test_regularizer_blind_to_offset_and_locality_term_sees_it():
     h3 = compile_program(parse(lim.trigger_text(3)))
     h7 = compile_program(parse(lim.trigger_text(7)))
-    assert lim.regularizer_components(h3) == lim.regularizer_components(h7)
-    assert lim.locality_term(h3, 3) == 0 and lim.locality_term(h3, 4) == 9 and lim.locality_term(h7, 8) == 9
-    moved = lim.move_phi(h3, 3, 7)
-    assert lim.extract_locality(moved) == {"support": [7], "radius": 7}
-    assert lim.regularizer_components(moved) == lim.regularizer_components(h3)
-    r_minus, r = lim.regularizer(h3, 10)
+    assert nw.regularizer_components(h3) == nw.regularizer_components(h7)
+    assert nw.locality_term(h3, 3) == 0 and nw.locality_term(h3, 4) == 9 and nw.locality_term(h7, 8) == 9
+    moved = nw.move_phi(h3, 3, 7)
+    assert nw.extract_locality(moved) == {"support": [7], "radius": 7}
+    assert nw.regularizer_components(moved) == nw.regularizer_components(h3)
+    r_minus, r = nw.regularizer(h3, 10)
     assert r - r_minus == pytest.approx(9.0)
-    assert lim.max_abs_weight(compile_program(parse(lim.threshold_text(16)))) == 16
+    assert nw.max_abs_weight(compile_program(parse(lim.threshold_text(16)))) == 16
 
 
 def test_exact_rank_and_minimal_period():
     from proofkit.crasp.compilation.network import Mat
 
     m = Mat(3, 3, {(0, 0): F(1), (0, 1): F(2), (1, 0): F(2), (1, 1): F(4), (2, 2): F(1, 3)})
-    assert lim.exact_rank(m) == 2 and lim.exact_rank(Mat(2, 2)) == 0
-    assert lim.minimal_period([1, 2, 1, 2]) == 2 and lim.minimal_period([1, 2, 3]) == 3
-    assert lim.minimal_period([]) == 1
+    assert nw.exact_rank(m) == 2 and nw.exact_rank(Mat(2, 2)) == 0
+    assert nw.minimal_period([1, 2, 1, 2]) == 2 and nw.minimal_period([1, 2, 3]) == 3
+    assert nw.minimal_period([]) == 1
 
 
 def test_weights_only_extraction_matches_static_analysis():
     for file, delta, tau in (("tomita4.crasp", 1, 2), ("aaaa_star.crasp", 4, 0), ("majority.crasp", 1, 0)):
         net = compile_program(load(PROGRAMS / file))
-        assert lim.extract_period(net) == {"block": delta, "products": delta}, file
-        assert lim.extract_locality(net)["radius"] == tau, file
+        assert nw.extract_period(net) == {"block": delta, "products": delta}, file
+        assert nw.extract_locality(net)["radius"] == tau, file
 
 
 def test_l48_families_small_horizon():

@@ -12,6 +12,7 @@ from proofkit.crasp.language import analysis
 from proofkit.crasp.search.learners import search_task
 from proofkit.crasp.tasks import task_programs as TP
 from proofkit.crasp.tasks import tasks as T
+from proofkit.crasp.tasks.compiled import check_compiled
 from proofkit.crasp.theory import induction as IH
 
 PROGRAMS = Path(__file__).parent / "programs"
@@ -170,13 +171,13 @@ def test_compiled_task_network_equals_interpreter_and_the_check_bites():
     """Thm 9 on a multi-output program: the compiled interleave network equals the interpreter on every
     target sequence; with the naive periodic encoding at offset 1 the same check finds the mismatch."""
     p = load(PROGRAMS / "task_interleave.crasp")
-    ok = T.check_compiled(p, T.interleave_task(3), 6)
+    ok = check_compiled(p, T.interleave_task(3), 6)
     assert ok.mismatch is None and ok.sequences == 16  # 8 inputs of length 3, 8 tie-free of length 6
-    bad = T.check_compiled(p, T.interleave_task(3), 3, periodic_encoding="naive", offset=1)
+    bad = check_compiled(p, T.interleave_task(3), 3, periodic_encoding="naive", offset=1)
     assert bad.mismatch is not None and "next_0 at position 4" in bad.mismatch
     with pytest.raises(InputError, match="next_EOS"):
         no_eos = parse(BM + "next_0 := true\nnext_1 := true\nnext_SEP := true\n")
-        T.check_compiled(no_eos, T.majority_task(2), 2)
+        check_compiled(no_eos, T.majority_task(2), 2)
 
 
 def test_task_search_finds_binary_majority_and_verifies_it():

@@ -1,5 +1,4 @@
-"""One-way communication complexity of prefix functions (Huang et al. 2024, Thm 12 and Cor. 13; HYB24.T12
-and C13).
+"""One-way communication complexity of prefix functions (Huang et al. 2024, Thm 12, Cor. 13; HYB24.T12, C13).
 
 Split every string of length 2N into Alice's first N symbols x and Bob's last N symbols y. The row of
 x is the vector of f's outputs on x.y over all Bob halves y, in one of two modes:
@@ -30,15 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from proofkit.crasp.semantics.compare import (
-    PrefixFn,
-    all_strings,
-    as_prefix_fn,
-    check_prefix_output,
-    check_symbols,
-)
-from proofkit.errors import InputError
-from proofkit.numerics import arrays
+from ...errors import InputError
+from ...numerics import arrays
+from ..semantics.compare import PrefixFn, all_strings, as_prefix_fn, check_prefix_output, check_symbols
 
 MODES = ("prefix-vector", "final")
 MAX_STRINGS = 1 << 31
@@ -113,8 +106,7 @@ def rows(f_prefixes: Any, alphabet_size: int, N: int, mode: str = "prefix-vector
     once per string, and each Alice row is hashed as its packed bit vector.
 
     ``xp`` (:mod:`proofkit.numerics.arrays`): None keeps the prefix-function contract, f takes and returns
-    host
-    numpy arrays (it may compute elsewhere itself: ``accepts_prefixes`` with no ``xp`` runs on the
+    host numpy arrays (it may compute elsewhere itself: ``accepts_prefixes`` with no ``xp`` runs on the
     ``--backend``). With a namespace, the strings are built in it, f must take and return arrays of it
     (e.g. ``lambda X: accepts_prefixes(program, X, xp)``), the rows are bit-packed in it, and only the
     packed rows come to the host. De-duplication is on the host in either case: the standard's

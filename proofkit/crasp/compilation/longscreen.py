@@ -26,7 +26,7 @@ from ...errors import InputError
 from ...runtime import progress, workguard
 from ..language.ir import Program
 from ..semantics.vector import accepts_prefixes, max_length
-from .compiler import network_size
+from .checking import network_size
 from .forward import prepare, run
 from .network import Network
 

@@ -14,7 +14,8 @@ from ...language.spec import WitnessOutcome
 from ..language.ir import Program
 from ..language.parser import parse
 from ..semantics.interp import evaluate
-from .compiler import Mismatch, compile_program, smallest_failure
+from .checking import Mismatch, smallest_failure
+from .compiler import compile_program
 from .network import Network
 
 #: variant -> (compiler knobs, arithmetic, positional offset)

@@ -28,7 +28,6 @@ import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 import numpy as np
 
@@ -478,50 +477,3 @@ def check_task(program: Program, task: Task, size: int, sample_len: int = 150, s
             failure = _failure(task, P1, T1, len(x), 0, int(bad1[0]), f"sample, seed {seed}, shrunk")
     return TaskCheck(task, program, size, count, positions, sample_n, samples if sample_n else 0, seed,
                      checked_ref, agree, failure, time.perf_counter() - t0)
-
-
-# ----------------------------------------------------------------------------------------------------
-# Compiled networks on the task's own sequences (Theorem 9 for multi-output programs)
-
-
-@dataclass(frozen=True)
-class CompiledCheck:
-    """Result of :func:`check_compiled`: sequences run, values compared, and the first mismatch if any."""
-
-    sequences: int
-    values: int
-    mismatch: str | None
-
-
-def check_compiled(program: Program, task: Task, size: int, **variant_knobs: object) -> CompiledCheck:
-    """Compile the program once (exact rationals; ``variant_knobs`` as for ``compile_program``, to drop an
-    assumption) and compare every ``next_`` statement's value in the network's final residual stream
-    (Booleans are stored as 0/1) with the reference interpreter at every position of the full target
-    sequence of every valid input of length <= size."""
-    from ..compilation.compiler import compile_program, value_dims  # the compiler is only needed here
-    from ..compilation.forward import final_stream, prepare
-
-    names = [next_name(s) for s in task.alphabet]
-    missing = [n for n in names if n not in {o.name for o in program.ops}]
-    if missing:
-        raise InputError("program", f"statements {', '.join(names)}", f"no statement {missing[0]}")
-    net = compile_program(program, **variant_knobs)
-    dims = value_dims(net)
-    weights = prepare(net)
-    sequences = values = 0
-    for n in task.lengths(size):
-        X = task.inputs(n)
-        for row in task.targets(X) if len(X) else []:
-            word = [task.alphabet[int(i)] for i in row]
-            final = final_stream(net, net.encode(word), prepared=weights)
-            ref = evaluate(program, word)
-            for name in names:
-                got = [y[dims[name]] > Fraction(1, 2) for y in final]
-                if got != [bool(v) for v in ref[name]]:
-                    k = next(i for i, (g, e) in enumerate(zip(got, ref[name])) if g != bool(e))
-                    where = f"[{' '.join(word)}] statement {name} at position {k}"
-                    return CompiledCheck(sequences, values,
-                                         f"{where}: network {got[k]}, interpreter {bool(ref[name][k])}")
-                values += len(got)
-            sequences += 1
-    return CompiledCheck(sequences, values, None)

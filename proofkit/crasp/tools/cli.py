@@ -266,7 +266,8 @@ def _reference_work(program: Program, n: int) -> workguard.Work:
 
 
 def _compile(program: Program, args: argparse.Namespace) -> tuple[int, Any, str]:
-    from ..compilation.compiler import check_against, compile_program, run_work
+    from ..compilation.checking import check_against, run_work
+    from ..compilation.compiler import compile_program
     from ..compilation.longscreen import screen
     from ..compilation.variants import reference
 
