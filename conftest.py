@@ -1,6 +1,7 @@
 """Suite-wide settings for tests/ and theorems/: ``gpu`` tests run only where CuPy and a CUDA device are
 present, the CLI's progress lines on stderr are off (``$PROOFKIT_QUIET``) so that tests asserting
-what stderr holds see only errors (tests/test_progress.py turns them back on), and no test may write into
+what stderr holds see only errors (tests/interface/test_progress.py turns them back on), and no test may
+write into
 the source tree: a run that leaves a file there that git does not ignore (a result, a record, a page)
 fails, naming it."""
 

@@ -14,6 +14,9 @@ from ..language.verdict import TheoremResult, Verdict
 
 _CHECKS: dict[str, TheoremResult] = {}
 _FALSIFY: dict[str, FalsifyResult] = {}
+#: per cached check, the parameters set away from the theorem's defaults (read when the check ran: the
+#: summary must not look the theorem up again, the registry may have changed since)
+_SETS: dict[str, str] = {}
 
 
 def _key(*parts: Any) -> str:
@@ -24,7 +27,10 @@ def checked(theorem_id: str, overrides: dict[str, Any] | None = None, *, dps: in
             seed: int = 0) -> TheoremResult:
     key = _key(theorem_id, overrides or {}, dps, seed)
     if key not in _CHECKS:
-        _CHECKS[key] = check(registry.get(theorem_id), overrides, dps=dps, seed=seed)
+        theorem = registry.get(theorem_id)
+        _CHECKS[key] = r = check(theorem, overrides, dps=dps, seed=seed)
+        _SETS[key] = ",".join(f"{k}={v}" for k, v in r.params.items()
+                              if v != theorem.params.get(k).default) or "defaults"
     return _CHECKS[key]
 
 
@@ -37,10 +43,10 @@ def falsified(theorem_id: str, drops: Sequence[str] = (), overrides: dict[str, A
 
 
 def summary_lines() -> list[str]:
+    """One line per cached check and falsification of the session (the pytest plugin prints them)."""
     lines = []
-    for r in _CHECKS.values():
-        sets = ",".join(f"{k}={v}" for k, v in r.params.items() if v != registry.get(r.id)
-                        .params.get(k).default) or "defaults"
+    for key, r in _CHECKS.items():
+        sets = _SETS[key]
         findings = sum(c.erratum for c in r.claims)
         readings = sum(c.verdict == Verdict.REFUTED and c.role != "control" and not c.erratum
                        and not c.outside and not c.error for c in r.claims)

@@ -4,7 +4,7 @@ top-level ``CITATION.cff``, this version and the git commit when run from a chec
 the theorem's evidence bundle at its defaults, which names exactly the evidence the citation refers to.
 
 The CITATION.cff fields are kept here as well, so an installed package (which has no CITATION.cff)
-cites itself the same way; tests/test_publish_cite.py keeps the two equal.
+cites itself the same way; tests/publish/test_publish_cite.py keeps the two equal.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ section, claims by role, expected verdicts at the defaults, how many refuted cla
 paper and how many are readings of proofkit's), and one row per claim expected ``refuted`` at the defaults
 that is no control (theorem, claim, role, reading, erratum or reading refuted). Everything comes from the
 theorems' own data (claims, readings, ``expect``); ``pytest theorems/`` and ``proofkit check --all`` show
-that the verdicts computed at the defaults are those expected, and tests/test_paper_refs.py that the file's
+that the verdicts computed at the defaults are those expected, and tests/project/test_paper_refs.py that the
+file's
 tables are the generated ones. Nothing here is typed by hand, so the tables cannot drift from the code.
 """
 
