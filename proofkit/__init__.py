@@ -60,7 +60,8 @@ _MODULES = {"registry": "proofkit.language.registry"}
 __all__ = ["__version__", *_PUBLIC, *_MODULES]
 
 
-def __getattr__(name: str):  # noqa: ANN202 - PEP 562 lazy attribute
+def __getattr__(name: str) -> object:
+    """A public name, imported from its module on first use (PEP 562), so `import proofkit` stays light."""
     import importlib
 
     if name in _PUBLIC:
