@@ -10,10 +10,10 @@ transformers) and :mod:`proofkit.posembed` (positional attention heads, Dyck). E
 engine's inside and may move. Names are imported on first use, so ``import proofkit`` (and the CLI's
 start-up) stays light.
 
-Packages by concept: ``language`` (the theorem language) -> ``numerics`` (number types) -> the model
-packages -> ``certificates`` -> ``engine`` (fit, identify, generalize, falsify) -> ``render`` ->
-``publish`` / ``sweep`` / ``bench`` -> ``interface`` (CLI, pytest plugin); the layers are enforced by
-import-linter (pyproject.toml).
+Packages by concept: ``language`` (the theorem language) -> ``numerics`` (number types) -> the model packages
+-> ``certificates`` -> ``engine`` (fit, identify, generalize, falsify) -> ``render`` -> ``publish`` /
+``sweep`` / ``bench`` -> ``interface`` (CLI, pytest plugin); the layers are enforced by import-linter
+(pyproject.toml).
 """
 
 import os as _os

@@ -1,15 +1,14 @@
 """Row 4: the vectorized C-RASP interpreter against the reference interpreter and a hand-vectorized floor.
 
-On every prefix of all 2^n binary strings of length n (all strings of length <= n), for MAJORITY,
-DYCK-1 and Tomita 4 (Huang et al. 2024, Thm 10 and Table 2): the vectorized interpreter
+On every prefix of all 2^n binary strings of length n (all strings of length <= n), for MAJORITY, DYCK-1 and
+Tomita 4 (Huang et al. 2024, Thm 10 and Table 2): the vectorized interpreter
 (:func:`proofkit.crasp.semantics.vector.accepts_prefixes`, numpy), the reference interpreter
 (:func:`proofkit.crasp.semantics.interp.evaluate`, one string at a time, timed on a seeded sample and
-extrapolated
-to 2^n strings), and a floor written by hand for each language in numpy (a running sum; a running sum
-and a running OR; a running OR of a local pattern), row by row over cache-sized chunks of strings as the
+extrapolated to 2^n strings), and a floor written by hand for each language in numpy (a running sum; a running
+sum and a running OR; a running OR of a local pattern), row by row over cache-sized chunks of strings as the
 interpreter works, producing the same (2^n, n + 1) acceptance array. The floor's output must equal the
-interpreter's on every string (else the benchmark stops with the first string that differs). The input
-array is built once, outside the timings.
+interpreter's on every string (else the benchmark stops with the first string that differs). The input array
+is built once, outside the timings.
 
 The memory-bandwidth bound is the time to move the least data the task needs: one byte per symbol in
 (the narrowest type) and one byte per prefix verdict out, 2^n (2n + 1) bytes, at the copy bandwidth

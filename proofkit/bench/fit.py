@@ -3,12 +3,11 @@ a hand-written floor of the same Levenberg-Marquardt.
 
 proofkit: the float64 Levenberg-Marquardt warm starts of :func:`proofkit.engine.fit.fit` in its order (the
 structured starts of :mod:`proofkit.engine.starts`: the linear recurrence's realization from least-squares
-Markov parameters, deep sets' data-centred hidden units; then seeded restarts from ``learned.init``),
-stall rule included, until one reaches identification error 1e-6; then the mpmath polish at 60 digits
+Markov parameters, deep sets' data-centred hidden units; then seeded restarts from ``learned.init``), stall
+rule included, until one reaches identification error 1e-6; then the mpmath polish at 60 digits
 (:func:`proofkit.engine.fit.polish`, to the fit threshold 1e-45). Its clock runs on a freshly built problem
-and
-covers building the structured starts, the float64 training labels (computed once, at the first
-residual) and the LM runs.
+and covers building the structured starts, the float64 training labels (computed once, at the first residual)
+and the LM runs.
 
 The loop: AdamW (betas (0.9, 0.999)) on the mean squared logit error, a fresh minibatch of 256 sequences
 from the training support every step (split evenly over the training lengths), float64 logits and the

@@ -3,10 +3,9 @@
 Forward passes: the true models of AM24.T1 (deep sets) and AM24.T4 (a linear recurrence) at their longest
 training length T, on S sequences drawn (seeded) from the theorem's training support on the host, in
 memory-bounded batches (:func:`proofkit.numerics.arrays.batches`); each backend computes the logits of every
-batch
-(``family.logits(theta, X, arrays.float64_ops(xp))``) and their sum, which makes the device finish and
-lets the two backends be compared. The timings exclude drawing the samples and, for CuPy, moving them to
-the device (reported on its own).
+batch (``family.logits(theta, X, arrays.float64_ops(xp))``) and their sum, which makes the device finish and
+lets the two backends be compared. The timings exclude drawing the samples and, for CuPy, moving them to the
+device (reported on its own).
 
 Support screen: :func:`proofkit.engine.screen.screen` of AM24.T1 (a seeded random deep-sets learner h against
 the true f, the compositional suite: S / T sequences at each length 1..T), end to end as a check runs
@@ -14,9 +13,8 @@ it: drawing the tokens on the host, moving them, both forward passes and the rel
 
 Exhaustive C-RASP: DYCK-1 on every prefix of all 2^n binary strings
 (:func:`proofkit.crasp.semantics.vector.accepts_prefixes`), enumerated in the namespace in blocks of 2^20
-strings
-that share one suffix block; the count of accepted prefixes is checked against the closed form
-sum_i Catalan(i/2) 2^(n - i) on both backends.
+strings that share one suffix block; the count of accepted prefixes is checked against the closed form sum_i
+Catalan(i/2) 2^(n - i) on both backends.
 
 Without CuPy or a device the CuPy figure is "not available" with the reason
 :func:`proofkit.numerics.arrays.namespace` gives, and the numpy figures are still measured.

@@ -1,12 +1,11 @@
 """Row 2: what each precision stage of a check costs, per theorem with a fitted model.
 
-For the theorem's default problem (seed 0, 60 digits): the float64 Levenberg-Marquardt warm start and
-the mpmath polish as :func:`proofkit.engine.fit.fit` times them (``FitResult.timings``, the 60-digit training
+For the theorem's default problem (seed 0, 60 digits): the float64 Levenberg-Marquardt warm start and the
+mpmath polish as :func:`proofkit.engine.fit.fit` times them (``FitResult.timings``, the 60-digit training
 labels computed beforehand, once), and the python-flint certification of the fit: an upper bound of
 max |logit_h - logit_f| over every training sequence, evaluated in balls at the precision ``check``
-certifies at (:func:`proofkit.certificates.certify.arb_precision`, 60 digits plus guard bits). For comparison
-the
-same residual is evaluated in plain mpmath at 60 digits (labels recomputed).
+certifies at (:func:`proofkit.certificates.certify.arb_precision`, 60 digits plus guard bits). For
+comparison the same residual is evaluated in plain mpmath at 60 digits (labels recomputed).
 """
 
 from __future__ import annotations

@@ -1,13 +1,11 @@
 """Row 5: what one-way row counting costs as the split N grows, and how the row count grows.
 
 :func:`proofkit.crasp.communication.comm.rows` (prefix-vector mode) with the vectorized interpreter as the
-prefix
-function, for MAJORITY and DYCK-1 at each N of the run (all 2^(2N) binary strings of length 2N), against
-the program-level Theorem-12 bound the code derives
-(:func:`proofkit.crasp.communication.comm.program_bound_for_ops`)
-and the growth label of :func:`proofkit.crasp.communication.comm.trend`. The work is 4^N strings, so the time
-should
-grow about 4x per step of N once fixed costs are amortized.
+prefix function, for MAJORITY and DYCK-1 at each N of the run (all 2^(2N) binary strings of length 2N),
+against the program-level Theorem-12 bound the code derives
+(:func:`proofkit.crasp.communication.comm.program_bound_for_ops`) and the growth label of
+:func:`proofkit.crasp.communication.comm.trend`. The work is 4^N strings, so the time should grow about 4x per
+step of N once fixed costs are amortized.
 """
 
 from __future__ import annotations

@@ -6,14 +6,12 @@ states are linear in the inputs, ``s_t = sum_j Lam^j B x_{t-j}``. A relation lin
 
     lhs - rhs = P h~_t - Q h_t
 
-with P, Q matrices of parameters and group elements (read off the relation by evaluating it at unit
-states, :func:`proofkit.certificates.certify_features.linear_action`). It holds at every length t >= 1 and
-every
-token sequence iff the state Markov parameters ``P Lam~^j B~ - Q Lam^j B`` vanish for every j. With the
-readouts replaced by P and Q (a family's optional ``state_readout``), ``P h~_t - Q h_t`` is the logit gap
-of two linear recurrences, and :func:`proofkit.certificates.certify.markov_all_lengths_bound` bounds its
-supremum over
-every length and every token in a box (the first J terms plus geometric tails), in ball arithmetic.
+with P, Q matrices of parameters and group elements (read off the relation by evaluating it at unit states,
+:func:`proofkit.certificates.certify_features.linear_action`). It holds at every length t >= 1 and every token
+sequence iff the state Markov parameters ``P Lam~^j B~ - Q Lam^j B`` vanish for every j. With the readouts
+replaced by P and Q (a family's optional ``state_readout``), ``P h~_t - Q h_t`` is the logit gap of two linear
+recurrences, and :func:`proofkit.certificates.certify.markov_all_lengths_bound` bounds its supremum over every
+length and every token in a box (the first J terms plus geometric tails), in ball arithmetic.
 
 P and Q are evaluated in the ball environment the caller passes (parameters and group elements as balls
 over a parameter ball), so the bound holds for every parameter of that ball. Where no bound applies

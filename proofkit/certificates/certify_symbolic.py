@@ -6,14 +6,12 @@ that differs from f only in parameters that no supervised length reads has h_t =
 route proves exactly that, and nothing weaker:
 
 1. the learner's parameters are exact rationals (short decimals or fractions; :func:`candidates` rounds a
-   fitted learner to a few digit counts, snapping entries to the true parameters where they agree to the
-   fit's precision);
-2. with every token a real sympy symbol, ``h_t(x) - f_t(x)`` (logits for an injective readout, outputs
-   otherwise) is shown to be identically 0 for every supervised length t: by exact canonicalization,
-   then ``expand`` and (size-capped, time-capped) ``simplify``. A symbolic identity in the free tokens
-   covers every input of the support. If it cannot be shown the route answers unproven, never a guess;
-3. at the witness, h - f is evaluated in ball arithmetic (python-flint arb) at the same rational
-   parameters; the ball must exclude 0.
+fitted learner to a few digit counts, snapping entries to the true parameters where they agree to the fit's
+precision); 2. with every token a real sympy symbol, ``h_t(x) - f_t(x)`` (logits for an injective readout,
+outputs otherwise) is shown to be identically 0 for every supervised length t: by exact canonicalization, then
+``expand`` and (size-capped, time-capped) ``simplify``. A symbolic identity in the free tokens covers every
+input of the support. If it cannot be shown the route answers unproven, never a guess; 3. at the witness, h -
+f is evaluated in ball arithmetic (python-flint arb) at the same rational parameters; the ball must exclude 0.
 """
 
 from __future__ import annotations

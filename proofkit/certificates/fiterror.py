@@ -1,13 +1,12 @@
 """How far the fitted learner may sit from an exact zero-risk learner, and balls that carry that
 uncertainty through the model.
 
-A fit stops at a training residual r > 0, so the fitted parameters are not an exact zero-risk
-learner. Without an interval existence proof (:mod:`proofkit.certificates.existence`) the distance to one is
-only
-estimated: PARAM_SAFETY x max(|J^+ r|, sqrt(max |r|)). The first term is the Gauss-Newton step to
-the zero set; the second allows for a degenerate (double) zero, where the distance scales like the
-square root of the residual (an over-parametrized learner whose extra mode is coupled at r has its
-coupling weights at sqrt(r)). Every verdict that rests on this estimate says it is uncertified.
+A fit stops at a training residual r > 0, so the fitted parameters are not an exact zero-risk learner. Without
+an interval existence proof (:mod:`proofkit.certificates.existence`) the distance to one is only estimated:
+PARAM_SAFETY x max(|J^+ r|, sqrt(max |r|)). The first term is the Gauss-Newton step to the zero set; the
+second allows for a degenerate (double) zero, where the distance scales like the square root of the residual
+(an over-parametrized learner whose extra mode is coupled at r has its coupling weights at sqrt(r)). Every
+verdict that rests on this estimate says it is uncertified.
 """
 
 from __future__ import annotations

@@ -11,8 +11,7 @@ A stored record bears on a request to drop the set S when
   and the record drops none of its own theorem's assumptions.
 
 Each candidate is replayed (:func:`proofkit.engine.replay.replay`: every stored field recomputed); the first
-that
-reproduces, certified ones first, is the answer, so ``falsify`` never reports an empty search for a drop
+that reproduces, certified ones first, is the answer, so ``falsify`` never reports an empty search for a drop
 that a stored record refutes. A record that does not reproduce is passed over and named in the effort.
 """
 

@@ -1,26 +1,24 @@
 """Batched float64 support screen: many more test sequences than the high-precision suite can afford.
 
 The generalization checks (:mod:`proofkit.engine.generalization`) compare h and f at 60+ digits on a few dozen
-sequences per length; a learner that differs from f only in a small region of the token box is missed
-by them with good probability. The screen draws ``samples`` sequences per test length from the same
-distribution as those suites (:func:`proofkit.engine.generalization.test_sequences`: TS-L lengths beyond T
-with
-tokens on [0, test_scale], or TS-C lengths 1..T with product tokens; Ahuja & Mansouri 2024,
-Definitions 1 and 2), evaluates both models in float64 in the array namespace of
-:mod:`proofkit.numerics.arrays` (numpy, or CuPy on a GPU) in memory-bounded batches, and keeps the ``keep``
-sequences with the largest non-zero relative gap |h - f| / max(1, |f|) at each length (where h and f
-agree to the last bit on every sample, the screen saw nothing and hands nothing on).
+sequences per length; a learner that differs from f only in a small region of the token box is missed by them
+with good probability. The screen draws ``samples`` sequences per test length from the same distribution as
+those suites (:func:`proofkit.engine.generalization.test_sequences`: TS-L lengths beyond T with tokens on [0,
+test_scale], or TS-C lengths 1..T with product tokens; Ahuja & Mansouri 2024, Definitions 1 and 2), evaluates
+both models in float64 in the array namespace of :mod:`proofkit.numerics.arrays` (numpy, or CuPy on a GPU) in
+memory-bounded batches, and keeps the ``keep`` sequences with the largest non-zero relative gap |h - f| /
+max(1, |f|) at each length (where h and f agree to the last bit on every sample, the screen saw nothing and
+hands nothing on).
 
 A float64 gap is evidence of nothing by itself (cancellation, saturation and rounding make gaps of
 1e-16 .. 1e-5 appear where h = f exactly, and can hide smaller real ones): the worst sequences join the
 high-precision suite, where the gap is decided again. What the screen alone supports is the word
 "screened", never a verdict.
 
-Randomness: tokens are drawn on the host from a numpy Generator derived from the problem seed and the
-suite kind (:func:`screen_rng`), never from global state or the check's own stream, so a screen leaves
-every other random choice of a check as it was. Rows are drawn batch after batch from one stream, so the
-sample does not depend on the batch size, and the result does not depend on the namespace beyond
-float64 rounding.
+Randomness: tokens are drawn on the host from a numpy Generator derived from the problem seed and the suite
+kind (:func:`screen_rng`), never from global state or the check's own stream, so a screen leaves every other
+random choice of a check as it was. Rows are drawn batch after batch from one stream, so the sample does not
+depend on the batch size, and the result does not depend on the namespace beyond float64 rounding.
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
 """Structured, data-driven starting points for the float64 fit, tried before its random restarts.
 
-A random start of a hidden-unit family (:meth:`~proofkit.families.base.Family.unit_parts`:
-``psi(x) = W2 act(W1 x + b1) + b2``, logit ``A sum_j psi(x_j) (+ a)``) lands in a spurious minimum
-about half the time on AM24.T1 (the same one, max training residual 4.4e-3, from most failing starts):
-its units start on top of each other or flat over the training tokens, and LM merges them. A
-structured start builds the hidden layer from the training tokens and solves the layer after it
-exactly:
+A random start of a hidden-unit family (:meth:`~proofkit.families.base.Family.unit_parts`: ``psi(x) = W2
+act(W1 x + b1) + b2``, logit ``A sum_j psi(x_j) (+ a)``) lands in a spurious minimum about half the time on
+AM24.T1 (the same one, max training residual 4.4e-3, from most failing starts): its units start on top of each
+other or flat over the training tokens, and LM merges them. A structured start builds the hidden layer from
+the training tokens and solves the layer after it exactly:
 
 * unit directions spread apart: the greedy max-min choice among seeded random unit vectors, angles
   counted up to sign (an odd activation makes w and -w one unit);

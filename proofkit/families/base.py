@@ -2,8 +2,7 @@
 
 A family maps a flat parameter vector ``theta`` and a batch of sequences ``X`` (shape N x t x n) to the
 pre-activation logits at the last position (N x m), in any backend of :mod:`proofkit.numerics.backend`, with
-an
-analytic Jacobian. Families know nothing about theorems or verdicts.
+an analytic Jacobian. Families know nothing about theorems or verdicts.
 
 Forward passes (``logits``, ``states``, ``token_map``) are written against the array API standard
 through ``ops.xp`` (namespace functions, never array methods the standard lacks), so the float64 ones

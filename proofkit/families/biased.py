@@ -1,14 +1,12 @@
 """A readout bias for any family: logit ``base_logit + a``, output ``sigma(A h_t + a)``.
 
-:func:`with_readout_bias` wraps a family; the bias ``a`` (m entries) is the last parameter block, so the
-base family's blocks keep their offsets. Wrapping a family linear in its inputs keeps its Markov
-parameters (``markov``: the bias is a constant that no token multiplies) and its state readouts (the
-states do not see the readout bias), so the all-length bounds apply with the constant bias difference
-added (:mod:`proofkit.engine.generalization`). It deliberately has no ``markov_jacobian``: an interval
-existence
-proof over the Markov equations alone would not pin the bias, so the wrapper's zero-risk learners are
-proven by :mod:`proofkit.engine.falsify` (base family's proof, bias set exactly to the true one) or not at
-all.
+:func:`with_readout_bias` wraps a family; the bias ``a`` (m entries) is the last parameter block, so the base
+family's blocks keep their offsets. Wrapping a family linear in its inputs keeps its Markov parameters
+(``markov``: the bias is a constant that no token multiplies) and its state readouts (the states do not see
+the readout bias), so the all-length bounds apply with the constant bias difference added
+(:mod:`proofkit.engine.generalization`). It deliberately has no ``markov_jacobian``: an interval existence
+proof over the Markov equations alone would not pin the bias, so the wrapper's zero-risk learners are proven
+by :mod:`proofkit.engine.falsify` (base family's proof, bias set exactly to the true one) or not at all.
 """
 
 from __future__ import annotations

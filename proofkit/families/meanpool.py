@@ -1,10 +1,9 @@
 """Deep sets with mean pooling: logit = A (1/t) sum_j psi(x_j) (+ a), psi as in :class:`DeepSets`.
 
-The pooled value is the sum-pooled one divided by the length t, so every quantity of the sum-pooled
-family (Jacobian, hidden units) carries over with a factor 1/t on the pooled part. The support-wide
-length bound of :func:`proofkit.certificates.certify_features.sum_bound` (t sup_x |A_h psi - A_f phi|) stays
-a valid,
-if loose, upper bound here: the mean gap is at most sup_x |A_h psi - A_f phi|.
+The pooled value is the sum-pooled one divided by the length t, so every quantity of the sum-pooled family
+(Jacobian, hidden units) carries over with a factor 1/t on the pooled part. The support-wide length bound of
+:func:`proofkit.certificates.certify_features.sum_bound` (t sup_x |A_h psi - A_f phi|) stays a valid, if
+loose, upper bound here: the mean gap is at most sup_x |A_h psi - A_f phi|.
 """
 
 from __future__ import annotations

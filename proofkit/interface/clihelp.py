@@ -1,8 +1,7 @@
 """The CLI's prose: ``--help`` epilogs (examples and exit codes) and the ``--version`` line.
 
 Kept apart from :mod:`proofkit.interface.cli` so the parser reads as a list of options, and so the exit codes
-are
-written once: the top-level help and every subcommand's quote the same table.
+are written once: the top-level help and every subcommand's quote the same table.
 """
 
 from __future__ import annotations

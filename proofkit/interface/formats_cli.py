@@ -1,6 +1,6 @@
 """``proofkit validate KIND FILE...``: check files against proofkit's published JSON Schemas
-(:mod:`proofkit.storage.formats`, docs/formats.md), e.g. ``proofkit replay R --json | proofkit validate
-replay -``.
+(:mod:`proofkit.storage.formats`, docs/formats.md), e.g. ``proofkit replay R --json | proofkit validate replay
+-``.
 
 Exit codes: 0 every file conforms, 1 the first that does not (one line on stderr: the JSON path of the first
 error, what the schema wanted, what was there), 2 bad input (an unknown kind, a file that cannot be read).

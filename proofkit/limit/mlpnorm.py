@@ -11,13 +11,12 @@ Per-neuron rescaling (a_k -> lam a_k, b_k -> lam b_k, B_k -> B_k/lam for a posit
 such as ReLU; for other psi the same rescaling of the dictionary) minimizes ||A||_F ||B||_F at the path
 norm sum_k |a_k| |w_k| (Cauchy-Schwarz), which is what is reported as the rebalanced L.
 
-Lower bound used (derived here): on [-1, 1], g' = sum_k w_k a_k psi'(a_k z + b_k), so
-TV(g') <= sum_k |w_k a_k| TV(psi') and L >= TV(g') / TV(psi') with TV(psi') = 1 (ReLU), 2 (tanh), 1/2
-(sigmoid). If |g - sin(omega .)| <= eta on [-1, 1], g changes by >= 2 - 2 eta between consecutive
-extrema of sin(omega z) (distance pi/omega), so g' takes values >= (2 - 2 eta) omega/pi in alternating
-signs there and TV(g') >= (M - 2) 2 (2 - 2 eta) omega / pi, M the number of extrema in [-1, 1]:
-L = Omega(omega^2) for every psi with psi' of bounded variation. psi = sin reaches L = omega with one
-neuron.
+Lower bound used (derived here): on [-1, 1], g' = sum_k w_k a_k psi'(a_k z + b_k), so TV(g') <= sum_k |w_k
+a_k| TV(psi') and L >= TV(g') / TV(psi') with TV(psi') = 1 (ReLU), 2 (tanh), 1/2 (sigmoid). If |g - sin(omega
+.)| <= eta on [-1, 1], g changes by >= 2 - 2 eta between consecutive extrema of sin(omega z) (distance
+pi/omega), so g' takes values >= (2 - 2 eta) omega/pi in alternating signs there and TV(g') >= (M - 2) 2 (2 -
+2 eta) omega / pi, M the number of extrema in [-1, 1]: L = Omega(omega^2) for every psi with psi' of bounded
+variation. psi = sin reaches L = omega with one neuron.
 """
 
 from __future__ import annotations

@@ -1,13 +1,12 @@
 """paper_refs.md's summary tables, written from the theorem specifications (``report --paper-refs``).
 
-Two tables, between the markers :data:`BEGIN` and :data:`END`: one row per registered theorem (paper,
-section, claims by role, expected verdicts at the defaults, how many refuted claims are errata of the
-paper and how many are readings of proofkit's), and one row per claim expected ``refuted`` at the defaults
-that is no control (theorem, claim, role, reading, erratum or reading refuted). Everything comes from the
-theorems' own data (claims, readings, ``expect``); ``pytest theorems/`` and ``proofkit check --all`` show
-that the verdicts computed at the defaults are those expected, and tests/project/test_paper_refs.py that the
-file's
-tables are the generated ones. Nothing here is typed by hand, so the tables cannot drift from the code.
+Two tables, between the markers :data:`BEGIN` and :data:`END`: one row per registered theorem (paper, section,
+claims by role, expected verdicts at the defaults, how many refuted claims are errata of the paper and how
+many are readings of proofkit's), and one row per claim expected ``refuted`` at the defaults that is no
+control (theorem, claim, role, reading, erratum or reading refuted). Everything comes from the theorems' own
+data (claims, readings, ``expect``); ``pytest theorems/`` and ``proofkit check --all`` show that the verdicts
+computed at the defaults are those expected, and tests/project/test_paper_refs.py that the file's tables are
+the generated ones. Nothing here is typed by hand, so the tables cannot drift from the code.
 """
 
 from __future__ import annotations

@@ -1,13 +1,12 @@
 """The verdict table of encoded results: one row per claim of each checked theorem, as real columns.
 
-Columns: theorem id; the paper and its section (``Theorem.paper``: section and equations); the claim's
-name and role; its verdict; what a refutation is (``finding``: ``erratum`` for a statement false as the
-paper prints it, ``<reading> refuted`` for a reading of proofkit's, empty otherwise); what the verdict
-covers (``scope``: reading, domain, evidence, "at the fitted learner", rendered by
+Columns: theorem id; the paper and its section (``Theorem.paper``: section and equations); the claim's name
+and role; its verdict; what a refutation is (``finding``: ``erratum`` for a statement false as the paper
+prints it, ``<reading> refuted`` for a reading of proofkit's, empty otherwise); what the verdict covers
+(``scope``: reading, domain, evidence, "at the fitted learner", rendered by
 :func:`proofkit.language.evidence.render`); the arithmetic of the evidence (``precision``); whether that
-evidence
-is a proof (``certified``); the errata the relation search found for it; its note (tautology, control not
-biting); and links to the stored counterexample records of the theorem.
+evidence is a proof (``certified``); the errata the relation search found for it; its note (tautology, control
+not biting); and links to the stored counterexample records of the theorem.
 
 ``precision`` is read from the claim's scope (its evidence kind): ``ball`` for interval bounds and
 Krawczyk boxes, ``exact`` for exact arithmetic, identities, enumerations and rational learners,

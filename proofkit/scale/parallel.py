@@ -1,14 +1,13 @@
 """Independent checks in a process pool (``check --all -j N``, ``scan -j N``) with the same results as a
 serial run.
 
-Every check is seeded on its own and shares no state with the others, so running them in separate
-processes changes nothing but the wall clock: results come back in input order, the theorem set
-(``--theorems``, ``$PROOFKIT_THEOREMS``), the work cap and the array backend are re-established in each
-worker, and the workers get theorem ids, not theorem objects (theorem files hold lambdas; each worker
-imports them by path, as the registry does). A bad-input error in a worker is raised again in the parent
-as the same one-line error. Records are written atomically (:mod:`proofkit.storage.atomic`), so concurrent
-scan
-values never clobber one another.
+Every check is seeded on its own and shares no state with the others, so running them in separate processes
+changes nothing but the wall clock: results come back in input order, the theorem set (``--theorems``,
+``$PROOFKIT_THEOREMS``), the work cap and the array backend are re-established in each worker, and the workers
+get theorem ids, not theorem objects (theorem files hold lambdas; each worker imports them by path, as the
+registry does). A bad-input error in a worker is raised again in the parent as the same one-line error.
+Records are written atomically (:mod:`proofkit.storage.atomic`), so concurrent scan values never clobber one
+another.
 """
 
 from __future__ import annotations

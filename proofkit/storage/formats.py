@@ -11,13 +11,11 @@ a download address), and each document carries its version: the formats proofkit
 (``learned_params[3]``, ``layers[0].heads``), what the schema wanted and a short echo of what was there; the
 CLI prints it as one line and exits 2. The schema is the structural contract only: the bounded loader's caps
 (``proofkit.storage.safejson``) and each loader's semantic checks (decimal magnitudes, hashes, matrix shapes)
-stay
-where they are. Validation is stricter than a generic validator in one respect: a JSON integer is an integer
-literal, never ``60.0`` or ``true``.
+stay where they are. Validation is stricter than a generic validator in one respect: a JSON integer is an
+integer literal, never ``60.0`` or ``true``.
 
 ``python -m proofkit.storage.formats validate KIND FILE`` validates a file yourself; ``python -m
-proofkit.storage.formats
-kinds`` lists the formats.
+proofkit.storage.formats kinds`` lists the formats.
 """
 
 from __future__ import annotations

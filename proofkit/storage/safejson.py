@@ -8,10 +8,9 @@ NaN/Infinity and over-long numbers rejected. Every failure is an :class:`InputEr
 one line, never a traceback, and never a quote of the file beyond the echo cap of ``errors``.
 
 Numbers that matter are stored as strings and checked here: ASCII digits only (Python's ``\\d`` and
-``str.isdigit`` accept Arabic-Indic and fullwidth digits; these checks do not), a length cap and an
-exponent cap, so that no stored number can make an exact evaluation run for minutes (``"1e-999999"`` is
-an exact rational with a 10^999999 denominator). The caps are constants of this module, never read from
-an input.
+``str.isdigit`` accept Arabic-Indic and fullwidth digits; these checks do not), a length cap and an exponent
+cap, so that no stored number can make an exact evaluation run for minutes (``"1e-999999"`` is an exact
+rational with a 10^999999 denominator). The caps are constants of this module, never read from an input.
 """
 
 from __future__ import annotations

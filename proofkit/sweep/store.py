@@ -2,14 +2,13 @@
 ``points/<key>.json`` (one result per point) and ``records/`` (counterexample records of the search).
 
 Every file is written atomically (:mod:`proofkit.storage.atomic`): a sweep killed at any moment leaves each
-point
-file either absent or complete, so a rerun resumes from the completed points and loses at most the
-points that were being computed. A point's key is a short SHA-256 of its identity (theorem, every
-parameter value including defaults, seed, dps, search), so the file name is safe and one name is one
-point; the identity is stored in the file too and checked when the point is resumed. A point file that
-cannot be read, does not conform to its published schema (``proofkit/schemas/sweep-point.schema.json``;
-the manifest's is ``sweep-manifest.schema.json``; docs/formats.md) or does not hold the point its name says
-is recomputed (the caller warns).
+point file either absent or complete, so a rerun resumes from the completed points and loses at most the
+points that were being computed. A point's key is a short SHA-256 of its identity (theorem, every parameter
+value including defaults, seed, dps, search), so the file name is safe and one name is one point; the identity
+is stored in the file too and checked when the point is resumed. A point file that cannot be read, does not
+conform to its published schema (``proofkit/schemas/sweep-point.schema.json``; the manifest's is
+``sweep-manifest.schema.json``; docs/formats.md) or does not hold the point its name says is recomputed (the
+caller warns).
 
 Point files are deterministic: the same point gives the same bytes in every run, except ``elapsed_s``
 (the one timing field). Counterexample records are named relative to the folder, so a sweep folder can

@@ -18,8 +18,7 @@
 
 The command-line boundary (``proofkit crasp eval|check|compile|rows``) is fuzzed in
 ``tests/interface/test_fuzz_cli.py``. Case counts: the fast run is a derandomized sample of 300 cases here
-(grammar
-100, mutations 120, --set 80; about 4 s); ``-m slow`` runs 9 000 random cases here (grammar 3 000,
+(grammar 100, mutations 120, --set 80; about 4 s); ``-m slow`` runs 9 000 random cases here (grammar 3 000,
 mutations 4 000, --set 2 000; about 60 s), each under the per-case deadline of 2 s. With
 ``tests/interface/test_fuzz_cli.py`` the fast run is 440 cases and the slow run 12 500.
 """

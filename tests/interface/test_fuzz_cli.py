@@ -15,8 +15,7 @@ run from the input. Valid work is kept small by a work cap of 1e8 units (about 0
 case, so a case slower than the deadline is a cost the work guard does not see.
 
 ``regex:PATTERN`` is matched by a finite automaton (``proofkit.crasp.semantics.regex.RegexAutomaton``); a
-differential
-test checks it against ``re.fullmatch`` on every string up to length 4 over small alphabets.
+differential test checks it against ``re.fullmatch`` on every string up to length 4 over small alphabets.
 
 Case counts: the fast run is a derandomized sample of 140 cases (CLI 100, regex 40; about 3 s); ``-m slow``
 runs 3 500 random cases (CLI 2 000, regex 1 500; about 20 s), each under the per-case deadline of 2 s.

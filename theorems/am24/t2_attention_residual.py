@@ -11,12 +11,12 @@ learner of this class generalizes" is decided exactly (proofkit.certificates.cer
 'every zero-risk learner generalizes (exact)'. Identification relations are then parameter identities:
 psi = phi on [0,1]^{2n} iff W = V (monomials are linearly independent functions).
 
-``family=hinge`` adds key hinges max(b_i - kappa, 0)^2 at the knots 2T/(2T+1) and 1 to the pair map
-(the search family for the ReLU readout and for test tokens past the box, as for Theorem 1), with the
-true model B[r, r mod n] = 1, phi_i(a, b) = 1 - (T + 3/2) b_i: every training sequence whose coordinate
-i = r mod n passes 2T/(2T+1) at some token has logit_f,r <= t - T <= 0. ``readout_bias``:
-sigma(A (sum psi + x_i) + a), the true model with a bias too. Counterexamples of this class are certified
-exactly (proofkit.certificates.pairwise_zero_risk).
+``family=hinge`` adds key hinges max(b_i - kappa, 0)^2 at the knots 2T/(2T+1) and 1 to the pair map (the
+search family for the ReLU readout and for test tokens past the box, as for Theorem 1), with the true model
+B[r, r mod n] = 1, phi_i(a, b) = 1 - (T + 3/2) b_i: every training sequence whose coordinate i = r mod n
+passes 2T/(2T+1) at some token has logit_f,r <= t - T <= 0. ``readout_bias``: sigma(A (sum psi + x_i) + a),
+the true model with a bias too. Counterexamples of this class are certified exactly
+(proofkit.certificates.pairwise_zero_risk).
 """
 
 from collections.abc import Mapping

@@ -17,8 +17,7 @@ consistency claim at the stated samples), and what each sweep measures is named:
   the slow tests.
 
 Every claim returns evidence (proofkit.language.evidence): a fitted exponent and its interval are float64, so
-a
-sweep is floating-point evidence at the omegas (or Deltas) it names, never a proof; the exact proxies are
+a sweep is floating-point evidence at the omegas (or Deltas) it names, never a proof; the exact proxies are
 exact arithmetic over the stated Deltas.
 """
 

@@ -15,8 +15,7 @@ Notation: p is the bits of precision only; A_f, A_g are attended position sets (
 "tau-suffix" is the last tau + 1 positions (offsets 0..tau) unless a claim says otherwise.
 
 Every computed claim returns evidence (proofkit.language.evidence): the seeded random instances are samples
-(exact
-Fractions at each, so a failing instance is an exact counterexample, while holding on them proves
+(exact Fractions at each, so a failing instance is an exact counterexample, while holding on them proves
 nothing beyond them); the single constructed instances are exact; the conclusion's search beyond N is a
 search, with its candidate count.
 """

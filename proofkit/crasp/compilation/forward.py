@@ -1,6 +1,5 @@
 """The forward pass of an explicit Limit Transformer (:mod:`proofkit.crasp.compilation.network`; Huang et al.
-2024,
-Sec. 2 eqs. (1)-(4)).
+2024, Sec. 2 eqs. (1)-(4)).
 
 y_k = E[x_k] + p_{k+o}; for every head the logit of key j <= k at query k is (K y_j) . (Q y_k) + phi(k - j);
 softmax weights are base^{logit} with base N = n + 1 (log-N scaling) or a fixed base; residual connections

@@ -1,13 +1,12 @@
 """C-RASP core IR: a straight-line list of primitive operations (Huang et al. 2024, Def. 8).
 
 Every surface program (proofkit/crasp/language/parser.py) is flattened to this IR; the interpreters, the
-static
-analyses, the compiler and the communication-complexity module all consume it. Conventions (fixed here,
-documented in docs/crasp.md): real positions are 1..n, position 0 is the virtual start position where
-every symbol test is false, every count is 0 and periodic predicates are evaluated at 0; the program
-accepts a string when its output operation (``Program.output``: the parser's default is the last Boolean
-statement) is true at the last position (position 0 for the empty string). Hand-built programs are
-checked by ``proofkit.crasp.language.analysis.validate``.
+static analyses, the compiler and the communication-complexity module all consume it. Conventions (fixed here,
+documented in docs/crasp.md): real positions are 1..n, position 0 is the virtual start position where every
+symbol test is false, every count is 0 and periodic predicates are evaluated at 0; the program accepts a
+string when its output operation (``Program.output``: the parser's default is the last Boolean statement) is
+true at the last position (position 0 for the empty string). Hand-built programs are checked by
+``proofkit.crasp.language.analysis.validate``.
 """
 
 from __future__ import annotations

@@ -6,8 +6,7 @@ on which two of them disagree.
 A prefix function takes an integer array ``X`` of shape (B, n) holding symbol indices in alphabet order and
 returns a Boolean array of shape (B, n + 1) whose column k says whether the prefix ``X[:, :k]`` is accepted
 (column 0 is the empty string): the convention of the C-RASP interpreters (proofkit/crasp/language/ir.py) and
-of
-the ground truths of :mod:`proofkit.crasp.semantics.truth`.
+of the ground truths of :mod:`proofkit.crasp.semantics.truth`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """``regex:PATTERN@ALPHABET`` ground truths matched by a finite automaton (``proofkit crasp check --against``,
 :func:`proofkit.crasp.theory.morphism.resolve`): linear time in the strings read, whatever the pattern
-(Python's
-backtracking matcher takes exponential time on patterns such as ((a|a|a)(a|a|a))*). Built by hand because
-no well-kept library both parses Python's regex syntax and gives an automaton; the parsing itself is
+(Python's backtracking matcher takes exponential time on patterns such as ((a|a|a)(a|a|a))*). Built by hand
+because no well-kept library both parses Python's regex syntax and gives an automaton; the parsing itself is
 ``re``'s own.
 
 The one spelling, everywhere a regular expression names a language, is :data:`FORM`: the first ``@`` ends
@@ -63,16 +62,15 @@ class RegexAutomaton(GroundTruth):
 
     The pattern is parsed by the ``re`` module's own parser and turned into an automaton with empty moves
     (Thompson's construction): concatenation, alternation, groups, every repeat (lazy ones accept the same
-    strings), ``^ $ \\A \\Z``, and inline flags. Which symbols one character item accepts (a literal, ``.``,
-    a class with ranges and ``\\d \\w \\s``, under i/a/s flags) is asked of ``re`` itself on that one item
+    strings), ``^ $ \\A \\Z``, and inline flags. Which symbols one character item accepts (a literal, ``.``, a
+    class with ranges and ``\\d \\w \\s``, under i/a/s flags) is asked of ``re`` itself on that one item
     alone, so it is exactly Python's. Constructs that need backtracking or look beyond the current symbol
     (backreferences, lookaround, conditionals, atomic groups, possessive repeats, ``\\b \\B``) are refused.
-    The automaton is determinized lazily as strings are read (a subset of automaton states per distinct
-    prefix behaviour), within MAX_DFA_STATES states and MAX_BUILD_STEPS steps; the strings are then run
-    column by column through a transition table, as :class:`proofkit.crasp.semantics.truth.DFA` does. Symbols
-    are
-    non-blank characters (program alphabets are), so ``^`` and ``$`` mean the two ends of the string.
-    Every error is an InputError naming ``field`` (the option or argument that gave the pattern).
+    The automaton is determinized lazily as strings are read (a subset of automaton states per distinct prefix
+    behaviour), within MAX_DFA_STATES states and MAX_BUILD_STEPS steps; the strings are then run column by
+    column through a transition table, as :class:`proofkit.crasp.semantics.truth.DFA` does. Symbols are
+    non-blank characters (program alphabets are), so ``^`` and ``$`` mean the two ends of the string. Every
+    error is an InputError naming ``field`` (the option or argument that gave the pattern).
     """
 
     def __init__(self, pattern: str, alphabet: tuple[str, ...], field: str = "--against") -> None:

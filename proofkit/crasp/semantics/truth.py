@@ -2,17 +2,16 @@
 App. E.1.1, and the program library), written without C-RASP.
 
 Every recognizer works on batches: ``X`` is an integer array of shape (B, n) holding symbol indices in
-alphabet order, and ``accepts_prefixes(X)`` returns a Boolean array of shape (B, n + 1) whose column k
-says whether the prefix ``X[:, :k]`` is accepted (column 0 is the empty string). This is the same
-per-prefix convention as the C-RASP interpreters (proofkit/crasp/language/ir.py: position 0 is the virtual
-start
+alphabet order, and ``accepts_prefixes(X)`` returns a Boolean array of shape (B, n + 1) whose column k says
+whether the prefix ``X[:, :k]`` is accepted (column 0 is the empty string). This is the same per-prefix
+convention as the C-RASP interpreters (proofkit/crasp/language/ir.py: position 0 is the virtual start
 position), so a program and its ground truth can be compared at every prefix of every string.
 
 Regular languages are DFAs (missing transitions go to an implicit dead state); the counter languages
 (MAJORITY, DYCK-1, a^n b^n c^n, ...) are vectorized with numpy cumulative sums. User regular expressions
 (``regex:PATTERN@ALPHABET``) are automata of :mod:`proofkit.crasp.semantics.regex`; the batch conventions and
-the
-exhaustive and sampled comparisons are :mod:`proofkit.crasp.semantics.compare`'s (importable from here too).
+the exhaustive and sampled comparisons are :mod:`proofkit.crasp.semantics.compare`'s (importable from here
+too).
 """
 
 from __future__ import annotations

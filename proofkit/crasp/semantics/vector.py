@@ -8,13 +8,11 @@ Counts use the narrowest of int16 / int32 / int64 that the static bound |C(i)| <
 (analysis.count_bounds) proves cannot overflow: narrow counts halve to quarter the memory traffic.
 
 Every array operation goes through ``xp``, a namespace of the Python array API standard (see
-:mod:`proofkit.numerics.arrays`; the suite runs this module on array-api-strict, so nothing numpy-only is
-used and
-a CuPy namespace runs the same code on a GPU). Results are exact integers and booleans in every
-namespace. ``xp=None`` computes in :func:`proofkit.numerics.arrays.namespace` (the ``--backend``) and hands
-back
-host numpy arrays, the boundary for callers that consume results with numpy; an explicit ``xp`` returns
-arrays of that namespace (results stay on the device).
+:mod:`proofkit.numerics.arrays`; the suite runs this module on array-api-strict, so nothing numpy-only is used
+and a CuPy namespace runs the same code on a GPU). Results are exact integers and booleans in every namespace.
+``xp=None`` computes in :func:`proofkit.numerics.arrays.namespace` (the ``--backend``) and hands back host
+numpy arrays, the boundary for callers that consume results with numpy; an explicit ``xp`` returns arrays of
+that namespace (results stay on the device).
 """
 
 from __future__ import annotations

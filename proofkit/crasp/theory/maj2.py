@@ -1,8 +1,8 @@
 """Two-variable majority logic MAJ2[<, MOD, +c] (Huang et al. 2024, Def. 30; Krebs 2008): formulas as a small
 data structure, a hand-written parser for a tiny text grammar (never eval'd) and an exact evaluator.
 
-Semantics (positions 1..n of w = w_1 ... w_n; Def. 30 as we reconstruct it: our text of the paper lost
-the formulas):
+Semantics (positions 1..n of w = w_1 ... w_n; Def. 30 as we reconstruct it: our text of the paper lost the
+formulas):
 
 - ``maj x (phi)`` holds iff strictly more than half of the positions satisfy phi: 2 |{x : phi}| > n;
 - ``exists x (phi)``: some position x in 1..n satisfies phi; ``forall x (phi)`` = not exists x (not phi);

@@ -14,11 +14,9 @@ is run by the vectorized interpreter (exact integers); the ground truth is the u
   indices in alphabet order (all rows one length);
 
 or it is a :class:`proofkit.crasp.semantics.truth.GroundTruth` (a library language, a DFA) over the same
-alphabet.
-The work (program cells plus one ground-truth call per string) is estimated first and refused above the
-cap (:mod:`proofkit.runtime.workguard`, InputError naming ``max_len``). An exception raised by the user's
-function
-propagates unchanged: it is the user's code.
+alphabet. The work (program cells plus one ground-truth call per string) is estimated first and refused above
+the cap (:mod:`proofkit.runtime.workguard`, InputError naming ``max_len``). An exception raised by the user's
+function propagates unchanged: it is the user's code.
 """
 
 from __future__ import annotations

@@ -2,12 +2,10 @@
 
 A program file is data: parsed, never executed. Every error is an InputError (exit 2) naming the command-line
 input at fault (``--string``, ``--max-len``, ``--against``, ...) on one line; a value is echoed at most
-:data:`proofkit.errors.MAX_ECHO` characters. A syntax error in the program is reported as
-``FILE:LINE:COL: expected ..., got ...`` (still one self-contained line), followed by the line at fault, a
-caret under the column and a hint for common slips (:mod:`proofkit.crasp.language.diagnostics`). Every
-command whose
-work grows with its input is estimated and refused above the work cap first
-(:mod:`proofkit.runtime.workguard`).
+:data:`proofkit.errors.MAX_ECHO` characters. A syntax error in the program is reported as ``FILE:LINE:COL:
+expected ..., got ...`` (still one self-contained line), followed by the line at fault, a caret under the
+column and a hint for common slips (:mod:`proofkit.crasp.language.diagnostics`). Every command whose work
+grows with its input is estimated and refused above the work cap first (:mod:`proofkit.runtime.workguard`).
 
 ``--against regex:PATTERN@ALPHABET`` is matched by a finite automaton built from the pattern
 (:mod:`proofkit.crasp.semantics.regex`), never by Python's backtracking engine, whose time is exponential on

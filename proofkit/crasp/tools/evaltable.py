@@ -1,12 +1,11 @@
 """``proofkit crasp eval``: the value of every operation at every prefix of one string, as a table a reader
 can follow.
 
-A header gives the positions and the input symbol at each (position 0 is the virtual start: the empty
-prefix), then one row per IR operation labelled with what it is (``_t3 = #_t1``, ``M = _t2 <= _t4``: the
-primitive the parser expanded the program into, operands by name), Booleans written true/false and counts
-as integers. ``--json`` gives the same as one object: ``values`` (name -> list over positions 0..n, JSON
-booleans and integers) and ``ops`` (name, kind, sort, definition, whether it is a named statement, source
-line).
+A header gives the positions and the input symbol at each (position 0 is the virtual start: the empty prefix),
+then one row per IR operation labelled with what it is (``_t3 = #_t1``, ``M = _t2 <= _t4``: the primitive the
+parser expanded the program into, operands by name), Booleans written true/false and counts as integers.
+``--json`` gives the same as one object: ``values`` (name -> list over positions 0..n, JSON booleans and
+integers) and ``ops`` (name, kind, sort, definition, whether it is a named statement, source line).
 """
 
 from __future__ import annotations

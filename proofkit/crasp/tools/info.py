@@ -1,11 +1,10 @@
 """``proofkit crasp info``: what a program is, from its IR alone (nothing is run on strings).
 
-The fragment and the features that put the program there (periodic predicates and their moduli, local
-counts and their offsets, ...), the counting depth, the numbers of operations, the static bounds that
+The fragment and the features that put the program there (periodic predicates and their moduli, local counts
+and their offsets, ...), the counting depth, the numbers of operations, the static bounds that
 :mod:`proofkit.crasp.language.analysis` derives (|C(i)| <= M_C (i + 1) for every count, the period Delta the
-compiled
-network's positional block repeats with, the locality), the longest strings the vectorized interpreter
-runs (int64 counts) and the fixed-point precision the compiled network needs at a few lengths
+compiled network's positional block repeats with, the locality), the longest strings the vectorized
+interpreter runs (int64 counts) and the fixed-point precision the compiled network needs at a few lengths
 (:func:`proofkit.crasp.compilation.compiler.precision_needed`). ``--json`` gives the same as one object.
 """
 
