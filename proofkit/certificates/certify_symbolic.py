@@ -200,11 +200,9 @@ def symbolic_candidate(problem: Any, theta: np.ndarray, X: np.ndarray, tol: mp.m
                        min_gap: mp.mpf) -> list[str] | None:
     """The first candidate (see :func:`candidates`) that fits training to tol numerically, keeps a gap of
     at least ``min_gap`` at X and is certified by :func:`certify`; None otherwise."""
-    from ..engine.modelsearch import max_gap
-
     for cand in candidates(problem, theta, tol):
         th = MP.asarray(np.asarray(cand, dtype=object))
-        if mp_abs_max(problem.residual(th, MP)) > tol or max_gap(problem, th, [X[None]]) < min_gap:
+        if mp_abs_max(problem.residual(th, MP)) > tol or problem.relative_gaps(th, X[None])[0] < min_gap:
             continue
         if certify(problem, cand, X, dps)[0]:
             return cand

@@ -28,7 +28,7 @@ from ..language.spec import Generalization
 from ..language.tolerances import REFUTE_MARGIN, SEARCH_GAP, ZERO_TOL, fmt
 from ..language.verdict import Verdict
 from ..numerics import activation as act
-from ..numerics.backend import ARB, MP, mp_abs_max
+from ..numerics.backend import ARB, MP
 from .adversarial import adversarial_sequences
 from .problem import Problem
 from .screen import SAMPLES, screen
@@ -69,9 +69,7 @@ def sampled_gap(p: Problem, theta: np.ndarray, seqs: list[np.ndarray]) -> tuple[
     """Largest relative gap |h - f| / max(1, |f|) over the batches, and the sequence attaining it."""
     worst, arg = mp.mpf(0), None
     for X in seqs:
-        zh, zf = p.compare(theta, X)
-        scale = max(mp.mpf(1), mp_abs_max(zf))
-        rows = [mp_abs_max(zh[i] - zf[i]) / scale for i in range(X.shape[0])]
+        rows = p.relative_gaps(theta, X)
         i = int(np.argmax([float(r) for r in rows]))
         if rows[i] > worst or arg is None:
             worst, arg = max(worst, rows[i]), X[i]

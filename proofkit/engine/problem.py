@@ -17,7 +17,7 @@ from ..families import Family
 from ..families.base import Batches
 from ..language.spec import Theorem
 from ..numerics import activation as act
-from ..numerics.backend import FLOAT64, MP, Ops
+from ..numerics.backend import FLOAT64, MP, Ops, mp_abs_max
 from .support import Support
 
 #: the most mpf numbers one problem keeps of test batches and the true model's values there (about 170
@@ -80,6 +80,13 @@ class Problem:
         if not self.injective:
             zh = act.apply(self.activation, zh, MP)
         return zh, zf
+
+    def relative_gaps(self, theta: np.ndarray, X: np.ndarray) -> list[mp.mpf]:
+        """Per sequence of X, the relative gap max |h - f| / max(1, |f|) at high precision (:meth:`compare`;
+        the scale is the batch's largest |f|)."""
+        zh, zf = self.compare(theta, X)
+        scale = max(mp.mpf(1), mp_abs_max(zf))
+        return [mp_abs_max(zh[i] - zf[i]) / scale for i in range(X.shape[0])]
 
     def _truth_at(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(X at the working precision, f there: logits or outputs as :meth:`compare` compares them).
