@@ -40,7 +40,7 @@ _PUBLIC = {
                      "TranslationInvariant", "ExpressibleLT", "FinitePrecision"),
                     "proofkit.language.predicates"),
     # evidence and verdicts
-    **dict.fromkeys(("Evidence", "Method", "Domain", "holds", "fails", "undecided", "forall"),
+    **dict.fromkeys(("Evidence", "Method", "Domain", "holds", "fails", "undecided", "forall", "decide"),
                     "proofkit.language.evidence"),
     "Verdict": "proofkit.language.verdict",
     "InputError": "proofkit.errors",
@@ -54,8 +54,8 @@ _PUBLIC = {
     # regression tests of theorems
     **dict.fromkeys(("checked", "falsified"), "proofkit.interface.testing"),
 }
-#: public modules: the theorem registry
-_MODULES = {"registry": "proofkit.language.registry"}
+#: public modules: the theorem registry and the published formats (validate a record, read a schema)
+_MODULES = {"registry": "proofkit.language.registry", "formats": "proofkit.storage.formats"}
 
 __all__ = ["__version__", *_PUBLIC, *_MODULES]
 

@@ -4,7 +4,7 @@ For the theorem's default problem (seed 0, 60 digits): the float64 Levenberg-Mar
 mpmath polish as :func:`proofkit.engine.fit.fit` times them (``FitResult.timings``, the 60-digit training
 labels computed beforehand, once), and the python-flint certification of the fit: an upper bound of
 max |logit_h - logit_f| over every training sequence, evaluated in balls at the precision ``check``
-certifies at (:func:`proofkit.certificates.certify.arb_precision`, 60 digits plus guard bits). For
+certifies at (:func:`proofkit.certificates.balls.arb_precision`, 60 digits plus guard bits). For
 comparison the same residual is evaluated in plain mpmath at 60 digits (labels recomputed).
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 import mpmath as mp
 import numpy as np
 
-from ..certificates.certify import arb_precision, to_arb, upper
 from ..engine.fit import fit
 from ..engine.problem import Problem
 from ..numerics.backend import ARB, MP, mp_abs_max
+from ..numerics.balls import arb_precision, to_arb, upper
 from .common import DPS, SEED, Figure, Ratio, Section, progress, timed
 from .fit import make_problem
 

@@ -3,8 +3,6 @@ rational). Every routine takes its precision explicitly and restores flint's con
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import flint
@@ -14,38 +12,13 @@ import sympy as sp
 
 from ..families import Family
 from ..numerics.backend import ARB, SYM
+from ..numerics.balls import arb_precision, lower, to_arb, upper
 from ..numerics.matexpr import Env, evaluate
 
 #: a transition whose spectral radius (float64 estimate) is at least this gets no geometric tail bound
 STABLE_RADIUS = 0.999
 #: most Markov parameters summed explicitly by the all-length bound before its geometric tails
 MAX_MARKOV_TERMS = 4000
-
-
-@contextmanager
-def arb_precision(dps: int) -> Iterator[None]:
-    """flint working precision of ``dps`` decimal digits (plus guard digits) for the block."""
-    old = flint.ctx.prec
-    flint.ctx.dps = dps + 10
-    try:
-        yield
-    finally:
-        flint.ctx.prec = old
-
-
-def to_arb(values: np.ndarray) -> np.ndarray:
-    """mpf/decimal object array -> arb balls (exact decimal strings, so only input rounding)."""
-    return ARB.asarray(values)
-
-
-def upper(x: flint.arb) -> mp.mpf:
-    """An mpf that is >= |x| (the ball's upper bound, rounded up by a relative 1e-10)."""
-    return mp.mpf(x.abs_upper().mid().str(30, radius=False)) * (1 + mp.mpf("1e-10"))
-
-
-def lower(x: flint.arb) -> mp.mpf:
-    """An mpf that is <= |x|."""
-    return mp.mpf(x.abs_lower().mid().str(30, radius=False)) * (1 - mp.mpf("1e-10"))
 
 
 def relation_upper(lhs: sp.Basic, rhs: sp.Basic, envs: list[Env], dps: int) -> mp.mpf:

@@ -34,21 +34,12 @@ from sympy.matrices.expressions import Identity, MatAdd, MatMul, MatPow, MatrixS
 from ..families import Family
 from ..language.spec import GroupElement, Setup
 from ..numerics.backend import ARB, to_float
+from ..numerics.balls import Bound, arb_precision, box_text, upper
 from ..numerics.matexpr import Env, Undefined, evaluate
-from .certify import arb_precision, upper
 
 #: activations the unit-pairing bound accepts: odd (so flipping a unit's sign is a symmetry of the
 #: network), mapped to (Lipschitz constant, sup |activation|)
 ODD_ACTIVATIONS: dict[str, tuple[int, int]] = {"tanh": (1, 1)}
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A rigorous upper bound of a supremum, the set it is taken over, and how it was obtained."""
-
-    value: mp.mpf
-    domain: str
-    how: str
 
 
 @dataclass(frozen=True)
@@ -64,14 +55,6 @@ def exact_balls(values: Any) -> np.ndarray:
     """Object array of arb balls that contain the given numbers exactly (``ARB.asarray``: an mpf from
     its binary mantissa and exponent, decimal strings and floats through flint, balls unchanged)."""
     return ARB.asarray(values)
-
-
-def box_text(lo: np.ndarray, hi: np.ndarray) -> str:
-    """The token box for humans: ``[0, 1]^2``, or ``[0, 1] x [0, 0]`` when the sides differ."""
-    sides = [f"[{float(a):g}, {float(b):g}]" for a, b in zip(lo, hi)]
-    if len(set(sides)) == 1:
-        return f"{sides[0]}^{len(sides)}"
-    return " x ".join(sides)
 
 
 def affine_degree(expr: sp.Basic, names: set[str]) -> int | None:

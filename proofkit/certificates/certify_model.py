@@ -20,6 +20,7 @@ import mpmath as mp
 import numpy as np
 
 from ..language.tolerances import fmt
+from ..numerics import balls
 from ..numerics.backend import MP
 from . import certificate_data, certify, certify_symbolic, existence
 
@@ -188,8 +189,8 @@ def _certify_biased(problem: Problem, theta: np.ndarray, X: np.ndarray, dps: int
         return _no(f"uncertified: existence not proven ({proof.reason}); the gap survives the estimated fit "
                    "error")
     bias = [str(v) for v in true.offset(np.asarray(true_params, dtype=object))]
-    with certify.arb_precision(dps):
-        box = np.concatenate([proof.box, certify.to_arb(np.asarray(bias, dtype=object))])
+    with balls.arb_precision(dps):
+        box = np.concatenate([proof.box, balls.to_arb(np.asarray(bias, dtype=object))])
     gap = existence.gap_lower_on_box(fam, box, true, true_params, X[None], dps)
     if gap > 0:
         data = certificate_data.krawczyk(problem, fam, proof, _box_center(proof, dps, bias), theta, X,

@@ -28,16 +28,16 @@ import sympy as sp
 
 from ..families import Family
 from ..numerics.backend import ARB
+from ..numerics.balls import Bound, arb_precision
 from ..numerics.matexpr import Env, Undefined
 from .certify import (
     MAX_MARKOV_TERMS,
     STABLE_RADIUS,
-    arb_precision,
     markov_all_lengths_bound,
     power_guard_digits,
     spectral_radius,
 )
-from .certify_features import Bound, affine_degree, linear_action
+from .certify_features import affine_degree, linear_action
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ import sympy as sp
 
 from ..numerics import activation as act
 from ..numerics.backend import ARB, MP, SYM, mp_abs_max
-from .certify import arb_precision
+from ..numerics.balls import arb_precision
 
 SIMPLIFY_SECONDS = 20  # wall-clock cap of one sympy simplify (a timeout only ever means "unproven")
 MAX_OPS = 4000  # larger differences are not handed to expand/simplify (unproven)

@@ -27,7 +27,8 @@ import scipy.linalg
 
 from ..families import Family
 from ..numerics.backend import ARB, FLOAT64, MP
-from .certify import arb_precision, logit_gap_lower, upper
+from ..numerics.balls import arb_precision, upper
+from .certify import logit_gap_lower
 
 #: epsilon inflation: Krawczyk is tried on boxes of radius 10^k x |Newton step| for these k, smallest first
 INFLATIONS = (1, 2, 3, 4)

@@ -65,21 +65,3 @@ def witness(problem: Any) -> tuple[Any, list[str]]:
         return out, why
     why.append(f"pair-bump: {reason}")
     return None, why
-
-
-@dataclass(frozen=True)
-class ConstructionFalsifier:
-    """A theorem's falsifier interface (``search(params)``, ``replay(witness)``) over the engine's
-    closed-form witness constructions: what :mod:`proofkit.engine.replay` uses for a witness record that names
-    a construction."""
-
-    theorem: Any
-
-    def search(self, params: dict[str, Any]) -> Any:
-        from ..engine.problem import build_problem
-        from ..language.spec import WitnessOutcome
-
-        out, why = witness(build_problem(self.theorem, params, seed=0, dps=60))
-        if out is None:
-            return WitnessOutcome(False, "exact constructions", None, "; ".join(why), False, "")
-        return out

@@ -23,10 +23,9 @@ from typing import Any
 
 import sympy as sp
 
-from ..certificates import closed_form_data
-from ..certificates.certify import arb_precision
-from ..engine.symbolic import Unsupported, ball
+from ..families import closed_form
 from ..language.spec import WitnessOutcome
+from ..numerics.balls import Unsupported, arb_precision, ball
 
 NAME = "pair-bump"
 #: candidate token values for the witness, simplest first
@@ -77,7 +76,7 @@ def off_support_bump(problem: Any) -> tuple[WitnessOutcome | None, str]:
                       "the cube)")
     c, why = bound
     B, bias, phi_expr = form
-    s, qa, kb = closed_form_data.S, closed_form_data.A, closed_form_data.B
+    s, qa, kb = closed_form.S, closed_form.A, closed_form.B
     omega_expr = _omega(problem.activation, B * s + bias)
     if omega_expr is None:
         return None, f"the {problem.activation} readout has no closed form here"
@@ -109,8 +108,8 @@ def off_support_bump(problem: Any) -> tuple[WitnessOutcome | None, str]:
     kind = "compositional" if T >= 2 else "length"
     lengths = list(range(1, T + 1))
     sums = [(list(range(1, t + 1)), str(c)) for t in range(2, T + 1)]
-    data = closed_form_data.data("diagonal", residual, (omega_expr, psi_expr), (omega_expr, phi_expr),
-                                 closed_form_data.support(("0", "1"), sums=sums), lengths,
+    data = closed_form.data("diagonal", residual, (omega_expr, psi_expr), (omega_expr, phi_expr),
+                                 closed_form.support(("0", "1"), sums=sums), lengths,
                                  [str(b), str(a)], gap)
     witness = {"construction": NAME, "phi": sp.sstr(phi_expr), "g": f"max(a + b - {c}, 0)^2 (a - b)^2",
                "psi": "phi(a, b) + g(a, b)", "A": sp.sstr(B), "bias": sp.sstr(bias),

@@ -4,25 +4,24 @@ See docs/crasp.md for the surface grammar and the conventions (positions 1..n, v
 ``check_against`` compares a program with a ground truth written in Python (any language, regular or not).
 """
 
-from .language.ir import Op, Program
-from .language.parser import CraspSyntaxError, load, parse
-from .semantics.interp import accepts, evaluate
-from .semantics.vector import accepts_batch, accepts_prefixes, all_strings, encode, evaluate_batch
-from .tools.against import TruthCheck, check_against
+from ..runtime.namespace import lazy
 
-__all__ = [
-    "CraspSyntaxError",
-    "Op",
-    "Program",
-    "TruthCheck",
-    "accepts",
-    "accepts_batch",
-    "accepts_prefixes",
-    "all_strings",
-    "check_against",
-    "encode",
-    "evaluate",
-    "evaluate_batch",
-    "load",
-    "parse",
-]
+#: the package's public surface, name -> defining module (docs/api.md lists it); imported on first use
+PUBLIC = {
+    "accepts": "proofkit.crasp.semantics.interp",
+    "accepts_batch": "proofkit.crasp.semantics.vector",
+    "accepts_prefixes": "proofkit.crasp.semantics.vector",
+    "all_strings": "proofkit.crasp.semantics.vector",
+    "check_against": "proofkit.crasp.tools.against",
+    "CraspSyntaxError": "proofkit.crasp.language.parser",
+    "encode": "proofkit.crasp.semantics.vector",
+    "evaluate": "proofkit.crasp.semantics.interp",
+    "evaluate_batch": "proofkit.crasp.semantics.vector",
+    "load": "proofkit.crasp.language.parser",
+    "Op": "proofkit.crasp.language.ir",
+    "parse": "proofkit.crasp.language.parser",
+    "Program": "proofkit.crasp.language.ir",
+    "TruthCheck": "proofkit.crasp.tools.against",
+}
+__all__ = sorted(PUBLIC)
+__getattr__, __dir__ = lazy(__name__, PUBLIC)

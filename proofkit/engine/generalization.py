@@ -22,12 +22,13 @@ import numpy as np
 
 from ..certificates import certify
 from ..certificates.certify_features import sum_bound
-from ..certificates.certify_pairwise import sum_bound as pairwise_sum_bound
 from ..families import Family
+from ..families.pairwise_columns import sum_bound as pairwise_sum_bound
 from ..language.spec import Generalization
 from ..language.tolerances import REFUTE_MARGIN, SEARCH_GAP, ZERO_TOL, fmt
 from ..language.verdict import Verdict
 from ..numerics import activation as act
+from ..numerics import balls
 from ..numerics.backend import ARB, MP
 from .adversarial import adversarial_sequences
 from .problem import Problem
@@ -59,10 +60,10 @@ def bias_gap(fam_h: Family, th_h: np.ndarray, fam_f: Family, th_f: np.ndarray, d
     pairs = ((fam_h, th_h), (fam_f, th_f))
     if not any(hasattr(fam, "offset") for fam, _ in pairs):
         return mp.mpf(0)
-    with certify.arb_precision(dps):
-        parts = [certify.to_arb(fam.offset(th)) if hasattr(fam, "offset") else certify.to_arb(np.zeros(fam.m))
+    with balls.arb_precision(dps):
+        parts = [balls.to_arb(fam.offset(th)) if hasattr(fam, "offset") else balls.to_arb(np.zeros(fam.m))
                  for fam, th in pairs]
-        return max(certify.upper(v) for v in parts[0] - parts[1])
+        return max(balls.upper(v) for v in parts[0] - parts[1])
 
 
 def sampled_gap(p: Problem, theta: np.ndarray, seqs: list[np.ndarray]) -> tuple[mp.mpf, np.ndarray | None]:
@@ -79,14 +80,14 @@ def sampled_gap(p: Problem, theta: np.ndarray, seqs: list[np.ndarray]) -> tuple[
 def ball_gap(p: Problem, ball_theta: np.ndarray, X: np.ndarray) -> tuple[mp.mpf, mp.mpf]:
     """(lower, upper) bounds of max |h - f| at the sequence X over the whole parameter ball (logits for
     an injective readout, outputs otherwise)."""
-    with certify.arb_precision(p.dps):
+    with balls.arb_precision(p.dps):
         Xa = ARB.asarray(X[None])
         zh = p.learned.logits(ball_theta, Xa, ARB)
         zf = p.true.logits(p.true_theta(ARB), Xa, ARB)
         if not p.injective:
             zh, zf = act.apply(p.activation, zh, ARB), act.apply(p.activation, zf, ARB)
         d = np.ravel(zh - zf)
-        return max(certify.lower(v) for v in d), max(certify.upper(v) for v in d)
+        return max(balls.lower(v) for v in d), max(balls.upper(v) for v in d)
 
 
 def robust(gap_lo: mp.mpf, gap_hi: mp.mpf, gap: mp.mpf, proven: bool) -> bool:

@@ -9,7 +9,7 @@ import flint
 import mpmath as mp
 import numpy as np
 
-from ..certificates import certify
+from ..numerics import balls
 
 
 @dataclass
@@ -51,7 +51,7 @@ def gram(J: np.ndarray, dps: int) -> mp.matrix:
     P = J.shape[1]
     if not J.shape[0]:
         return mp.zeros(P, P)
-    with certify.arb_precision(2 * dps):
+    with balls.arb_precision(2 * dps):
         Ja = flint.arb_mat([[flint.arb(v) for v in row] for row in J.tolist()])
         G = Ja.transpose() * Ja
         with mp.workdps(2 * dps):

@@ -88,6 +88,16 @@ class Problem:
         scale = max(mp.mpf(1), mp_abs_max(zf))
         return [mp_abs_max(zh[i] - zf[i]) / scale for i in range(X.shape[0])]
 
+    def output_mse(self, theta: np.ndarray, X: np.ndarray) -> mp.mpf:
+        """The test mean squared error of the outputs at the working precision: the mean over the
+        sequences of X and the output coordinates of (sigma(h) - sigma(f))^2, sigma the readout. What an
+        experiment that trains with an output loss reports per length."""
+        Xm = MP.asarray(X)
+        oh = act.apply(self.activation, self.learned.logits(theta, Xm, MP), MP)
+        of = act.apply(self.activation, self.true.logits(self.true_theta(MP), Xm, MP), MP)
+        d = (oh - of).ravel()
+        return mp.fsum(x * x for x in d) / len(d)
+
     def _truth_at(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(X at the working precision, f there: logits or outputs as :meth:`compare` compares them).
         A search compares many learners on the same test batches, and f there depends only on the batch

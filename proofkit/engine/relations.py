@@ -36,6 +36,7 @@ from ..certificates.certify_states import StatesOutcome, guard_digits, states_re
 from ..language.spec import Relation, Theorem
 from ..language.tolerances import REFUTE_MARGIN, ZERO_TOL, fmt
 from ..language.verdict import Erratum, Verdict
+from ..numerics import balls
 from ..numerics.backend import ARB, MP, mp_abs_max
 from .identify import Env, Undefined, describe_element, evaluate, find_erratum, project, solve_linear
 from .problem import Problem
@@ -247,16 +248,16 @@ def _ball_residual(theorem: Theorem, claim: Relation, problem: Problem, ball_the
                    env: Env, dom: Domain, undefined: Mapping[str, str]) -> tuple[Any, Any]:
     """(lower, upper) bounds of the relative residual over the parameter ball; (None, None) when the
     relation cannot be evaluated on balls (e.g. a group element not provably invertible there)."""
-    with certify.arb_precision(problem.dps):
+    with balls.arb_precision(problem.dps):
         try:
             benv = _ball_env(theorem, problem, ball_theta, env, undefined)
             envs = domain_envs(theorem, problem, ball_theta, ARB, benv, dom)
             worst, scale = _residual(claim.lhs, claim.rhs, envs)
         except (Undefined, ZeroDivisionError, ValueError):
             return None, None
-        s_hi = max(mp.mpf(1), certify.upper(scale))
-        s_lo = max(mp.mpf(1), certify.lower(scale))
-        return certify.lower(worst) / s_hi, certify.upper(worst) / s_lo
+        s_hi = max(mp.mpf(1), balls.upper(scale))
+        s_lo = max(mp.mpf(1), balls.lower(scale))
+        return balls.lower(worst) / s_hi, balls.upper(worst) / s_lo
 
 
 def _ball_env(theorem: Theorem, problem: Problem, ball_theta: np.ndarray, env: Env,
@@ -264,7 +265,7 @@ def _ball_env(theorem: Theorem, problem: Problem, ball_theta: np.ndarray, env: E
     """The parameter-level symbols in balls over the learned parameters ``ball_theta``: learned and true
     matrices from the families (true ones from their exact decimals), group elements with a definition
     re-evaluated there, solved ones at their fitted value (the relation is decided for exactly that
-    value), undefined ones left out. Call inside ``certify.arb_precision``; raises Undefined,
+    value), undefined ones left out. Call inside ``balls.arb_precision``; raises Undefined,
     ZeroDivisionError or ValueError where a definition cannot be evaluated on the whole ball (e.g. an
     inverse that is not provably invertible there)."""
     benv = params_env(theorem, problem, ball_theta, ARB)
@@ -292,7 +293,7 @@ def _states_certificate(theorem: Theorem, claim: Relation, problem: Problem, the
     reasons: list[str] = []
     for th, words in ((ball_theta, ball_words), (ARB.asarray(theta), "at the fitted learner")):
         # the true decimals and the group elements become balls at the guarded precision
-        with certify.arb_precision(problem.dps + guard):
+        with balls.arb_precision(problem.dps + guard):
             theta_f = problem.true_theta(ARB)
             try:
                 benv = _ball_env(theorem, problem, th, env, undefined)

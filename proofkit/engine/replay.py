@@ -18,11 +18,12 @@ from typing import Any
 import mpmath as mp
 import numpy as np
 
+from .. import constructions
 from ..certificates.certify_model import certificate
 from ..certificates.fiterror import inflate, param_radius
 from ..errors import InputError
 from ..language import registry
-from ..language.spec import Theorem
+from ..language.spec import Theorem, WitnessOutcome
 from ..language.tolerances import FIT_TOL, SEARCH_GAP, effective_dps, fmt
 from ..numerics.backend import MP, mp_abs_max
 from ..storage import record, safejson
@@ -105,17 +106,30 @@ def _variant(thm: Theorem, rec: Mapping[str, Any]) -> dict[str, Any]:
     return params
 
 
+@dataclass(frozen=True)
+class ConstructionFalsifier:
+    """A theorem's falsifier interface (``search(params)``, ``replay(witness)``) over the engine's
+    closed-form witness constructions: what replay uses for a witness record that names
+    a construction."""
+
+    theorem: Any
+
+    def search(self, params: dict[str, Any]) -> Any:
+        out, why = constructions.witness(build_problem(self.theorem, params, seed=0, dps=60))
+        if out is None:
+            return WitnessOutcome(False, "exact constructions", None, "; ".join(why), False, "")
+        return out
+
+
 def _construction(thm: Theorem, rec: Mapping[str, Any]) -> Any:
     """The engine's construction falsifier for a witness record that names a construction
     (``witness.construction``), else None; a name proofkit does not have is bad input."""
-    from .. import constructions
-
     name = rec["witness"].get("construction") if isinstance(rec.get("witness"), dict) else None
     if name is None:
         return None
     if name not in constructions.WITNESSES:
         raise InputError("witness.construction", "one of " + ", ".join(constructions.WITNESSES), name)
-    return constructions.ConstructionFalsifier(thm)
+    return ConstructionFalsifier(thm)
 
 
 def _replay_witness(path: str, thm: Theorem, rec: Mapping[str, Any], params: dict[str, Any],

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import InputError
 
+#: the training supports with interior a theorem may name (``--set support=...``): iid, cut, subspace
 SUPPORTS = ("iid", "cut", "subspace")
 #: also degenerate supports (no interior): only for theorems whose certificates do not assume a box
 ALL_SUPPORTS = SUPPORTS + ("antidiag", "ball")

@@ -21,9 +21,9 @@ import flint
 import sympy as sp
 from sympy.polys.fields import sfield
 
-from ..certificates.certify import arb_precision
 from ..language.tolerances import MIN_DPS
 from ..language.verdict import Verdict
+from ..numerics.balls import Unsupported, arb_precision, ball
 
 #: the reason given when neither a proof nor a certified counterexample point was found
 UNDECIDED = "sympy could not simplify the residual to 0 and no point gave a certified nonzero value"
@@ -37,10 +37,6 @@ POOL = tuple(sp.Rational(p, q) for p, q in (
 N_POINTS = 8
 #: the working precisions (decimal digits) tried for a ball evaluation, cheapest first
 BALL_DPS = (MIN_DPS, 250)
-
-
-class Unsupported(ValueError):
-    """The ball walker met a node it cannot enclose rigorously (no certificate, never a verdict)."""
 
 
 # ----------------------------------------------------------------------------- exact zero test
@@ -204,77 +200,6 @@ def _as_sympy(value: Any) -> Any:
     if isinstance(value, float):
         return sp.Float(value)
     return value
-
-
-# ----------------------------------------------------------------------------- ball walker
-def _positive(x: flint.arb) -> flint.arb:
-    if not x > 0:
-        raise Unsupported("a real power or logarithm of a ball not certainly positive")
-    return x
-
-
-_UNARY: dict[type, Callable[[flint.arb], flint.arb]] = {
-    sp.exp: lambda x: x.exp(),
-    sp.log: lambda x: _positive(x).log(),
-    sp.sin: lambda x: x.sin(),
-    sp.cos: lambda x: x.cos(),
-    sp.tan: lambda x: x.tan(),
-    sp.atan: lambda x: x.atan(),
-    sp.asin: lambda x: x.asin(),
-    sp.acos: lambda x: x.acos(),
-    sp.sinh: lambda x: x.sinh(),
-    sp.cosh: lambda x: x.cosh(),
-    sp.tanh: lambda x: x.tanh(),
-    sp.atanh: lambda x: x.atanh(),
-    sp.asinh: lambda x: x.asinh(),
-    sp.Abs: lambda x: abs(x),
-}
-
-
-def ball(expr: sp.Basic) -> flint.arb:
-    """A python-flint ball enclosing the value of a real constant sympy expression, at the current
-    flint precision. Raises :class:`Unsupported` for any node it cannot enclose rigorously (symbols,
-    floats, complex numbers, unknown functions) or whose enclosure is not finite (every node is
-    checked, so nan or inf never reach an enclosing node)."""
-    value = _node(expr)
-    if not value.is_finite():
-        raise Unsupported(f"no finite enclosure of {describe(expr, 60)}")
-    return value
-
-
-def _node(e: sp.Basic) -> flint.arb:
-    if e.is_Rational:
-        return flint.arb(flint.fmpq(int(e.p), int(e.q)))
-    if e is sp.pi:
-        return flint.arb.pi()
-    if e is sp.E:
-        return flint.arb.const_e()
-    if isinstance(e, sp.Add):
-        out = flint.arb(0)
-        for a in e.args:
-            out += ball(a)
-        return out
-    if isinstance(e, sp.Mul):
-        out = flint.arb(1)
-        for a in e.args:
-            out *= ball(a)
-        return out
-    if isinstance(e, sp.Pow):
-        base, exp = ball(e.base), e.exp
-        if exp.is_Integer:
-            if exp < 0:
-                return 1 / base ** int(-exp)
-            return base ** int(exp)
-        return _positive(base) ** ball(exp)
-    if type(e) in _UNARY and len(e.args) == 1:
-        return _UNARY[type(e)](ball(e.args[0]))
-    if isinstance(e, (sp.Min, sp.Max)):
-        vals = [ball(a) for a in e.args]
-        out = vals[0]
-        for v in vals[1:]:
-            out = out.min(v) if isinstance(e, sp.Min) else out.max(v)
-        return out
-    raise Unsupported(f"no ball rule for {type(e).__name__}")
 
 
 # ----------------------------------------------------------------------------- points

@@ -1,8 +1,52 @@
 """Model families (hypothesis classes). Each shares the contract of :class:`Family`."""
 
-from .base import Family
-from .deepsets import DeepSets
-from .linrec import LinearRecurrence
-from .rnn import VanillaRNN
+from ..runtime.namespace import lazy
 
-__all__ = ["Family", "DeepSets", "LinearRecurrence", "VanillaRNN"]
+#: the package's public surface, name -> defining module (docs/api.md lists it); imported on first use
+PUBLIC = {
+    "closed_form": "proofkit.families.closed_form",
+    "CONCLUSION": "proofkit.families.readout_search",
+    "constant_token_trajectories": "proofkit.families.cot",
+    "deep_sets_true_params": "proofkit.families.instances",
+    "DeepSets": "proofkit.families.deepsets",
+    "EFFORT": "proofkit.families.readout_search",
+    "Family": "proofkit.families.base",
+    "FAMILY_COUNT": "proofkit.families.readout_search",
+    "final_states": "proofkit.families.cot",
+    "generalizes_at": "proofkit.families.readout",
+    "hinge_derivative_residual": "proofkit.families.readout",
+    "hinge_knots": "proofkit.families.instances",
+    "HingeDeepSets": "proofkit.families.deepsets",
+    "INVERTIBLE_KINDS": "proofkit.families.instances",
+    "is_injective": "proofkit.numerics.activation",
+    "LinearRecurrence": "proofkit.families.linrec",
+    "lipschitz": "proofkit.families.lipschitz",
+    "max_preactivation": "proofkit.families.readout_search",
+    "MeanPoolDeepSets": "proofkit.families.meanpool",
+    "MeanPoolHingeDeepSets": "proofkit.families.meanpool",
+    "MP": "proofkit.numerics.backend",
+    "pair_sum_true_params": "proofkit.families.instances",
+    "pairwise_columns": "proofkit.families.pairwise_columns",
+    "PairwiseSum": "proofkit.families.pairwise",
+    "paperstyle": "proofkit.families.paperstyle",
+    "polynomial_kernel": "proofkit.families.readout",
+    "polytope_max": "proofkit.families.readout",
+    "ReadoutFalsifier": "proofkit.families.readout_search",
+    "search": "proofkit.families.readout_search",
+    "searched": "proofkit.families.readout_search",
+    "seeded_matrix": "proofkit.families.instances",
+    "set_hinge_witness": "proofkit.families.readout",
+    "SINGULAR_KINDS": "proofkit.families.instances",
+    "spectral_shrink": "proofkit.families.instances",
+    "supervised": "proofkit.families.readout_search",
+    "SYM": "proofkit.numerics.backend",
+    "tent": "proofkit.families.cot",
+    "transition": "proofkit.families.instances",
+    "VanillaRNN": "proofkit.families.rnn",
+    "vector_generalizes_at": "proofkit.families.readout",
+    "vector_polynomial_kernel": "proofkit.families.readout",
+    "with_rank_drop": "proofkit.families.instances",
+    "with_readout_bias": "proofkit.families.biased",
+}
+__all__ = sorted(PUBLIC)
+__getattr__, __dir__ = lazy(__name__, PUBLIC)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .pairwise import PairwiseSum
 
 
 def decimals(rows: Sequence[Sequence[float | str]] | Sequence[float | str]) -> list[str]:
@@ -100,3 +104,35 @@ def deep_sets_true_params(n: int, m: int, T: int, hinge_features: int | None,
     blocks = [B] + ([np.array(DEEP_SETS["bias"][:m] + [0.0] * (m - 2))] if readout_bias else [])
     blocks += [W1, np.array(DEEP_SETS["b1"]), np.array(DEEP_SETS["W2"]), np.array(DEEP_SETS["b2"])]
     return [repr(float(v)) for b in blocks for v in np.ravel(b)]
+
+
+#: the default pair-sum true model (values chosen here; no paper fixes them): readout B (m = n = 2) and the
+#: readout bias (its first m entries); the pair map of degree D at n = 2 is V[r, s] = ((r + 1)(s + 2) mod 7
+#: - 3)/5 on the monomials (15 of them at D = 2), seeded matrices for other sizes
+PAIR_SUM = {"B": [[1.0, 0.3], [-0.4, 0.8]], "bias": [0.1, -0.2, 0.3]}
+
+
+def pair_sum_true_params(fam: PairwiseSum, T: int, hinge_model: bool) -> list[str]:
+    """Parameters of the true pair-sum model ``fam`` (its n, m, degree, monomials, key hinges and readout
+    bias) as decimal strings, in the family's layout (A, a, W). ``hinge_model``: B[r, r mod n] = 1 and
+    phi_i(a, b) = 1 - (T + 3/2) b_i with zero hinge weights (every training logit of coordinate r mod n is
+    <= 0 once that key coordinate passes 2T/(2T+1)); else :data:`PAIR_SUM` (seeded matrices for other
+    sizes) with zero hinge weights."""
+    n, m = fam.n, fam.m
+    if hinge_model:
+        B = np.zeros((m, n))
+        V = np.zeros((n, fam.F))
+        for r in range(m):
+            B[r, r % n] = 1.0
+        for i in range(n):
+            V[i, 0] = 1.0
+            key_i = tuple(int(v == n + i) for v in range(2 * n))  # the monomial b_i
+            V[i, fam.exponents.index(key_i)] = -(T + 1.5)
+    else:
+        B = np.array(PAIR_SUM["B"]) if (m, n) == (2, 2) else seeded_matrix(60 + 10 * m + n, (m, n))
+        F = len(fam.exponents)
+        V = (np.array([[((r + 1) * (s + 2) % 7 - 3) / 5 for s in range(F)] for r in range(n)]) if n == 2
+             else seeded_matrix(70 + 10 * n + fam.degree, (n, F)))
+        V = np.concatenate([V, np.zeros((n, len(fam.hinges)))], 1)
+    bias = [np.array(PAIR_SUM["bias"][:m])] if fam.readout_bias else []
+    return [repr(float(v)) for b in [B] + bias + [V] for v in np.ravel(b)]

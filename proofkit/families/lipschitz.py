@@ -1,4 +1,5 @@
-"""Uniform Lipschitz constants and covering numbers for scalar linear recurrences (paper-agnostic).
+"""Uniform Lipschitz constants and covering numbers for scalar linear recurrences (paper-agnostic), and
+a sampled Lipschitz constant in the parameters for any family (:func:`sampled_parameter_lipschitz`).
 
 Model: logit_t(x) = a sum_{j<t} lam^j b x_{t-j}, tokens x_i in [-1, 1], parameters theta = (a, lam, b)
 in the box [-1, 1] x [-g, g] x [-1, 1] with g < 1. Because the logit is linear in x, the worst case over
@@ -10,6 +11,8 @@ here by its first ``J`` terms plus the geometric tail 2 g^J / (1 - g).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -53,3 +56,15 @@ def nearest(points: np.ndarray, theta: np.ndarray) -> np.ndarray:
     """Nearest net point in the sup norm, for each row of theta."""
     dist = np.abs(points[None, :, :] - theta[:, None, :]).max(axis=2)
     return points[dist.argmin(axis=1)]
+
+
+def sampled_parameter_lipschitz(family: Any, theta: np.ndarray, lengths: Sequence[int],
+                                rng: np.random.Generator, samples: int = 32) -> dict[int, float]:
+    """Per length t, the largest max row sum of |d logit / d theta| (the sup-norm-in-theta Lipschitz
+    constant of the logits at ``theta``) over ``samples`` sequences with tokens U[0, 1]^n drawn from
+    ``rng``, in float64: a sampled lower estimate of Lip_t, any family with a Jacobian."""
+    out = {}
+    for t in lengths:
+        J = family.jacobian(theta, rng.random((samples, t, family.n)))
+        out[t] = float(np.abs(J).sum(axis=2).max())
+    return out

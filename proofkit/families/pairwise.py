@@ -14,7 +14,7 @@ Linear in the learned parameters: with the features fixed, the logit is linear i
 then an exact linear statement: the polynomial ``h - f`` in the tokens vanishes identically, i.e. each
 of its monomial coefficients (integer combinations of the entries of ``A - A_f`` and ``G - G_f``) is 0.
 :func:`coefficient_rows` writes those equations in exact integers
-(:mod:`proofkit.certificates.certify_pairwise`).
+(:mod:`proofkit.families.pairwise_columns`).
 
 The Jacobian in ``(A, a, W)`` is exact (bilinear model), written through ``ops`` like the model.
 """
@@ -28,9 +28,10 @@ from typing import Any
 import numpy as np
 
 from ..numerics.backend import FLOAT64, Ops
-from . import gauge
+from . import gauge, pairwise_zero_risk
 from .base import Family, to_namespace
 from .deepsets import _hinge2, linear_readout_jacobian
+from .pairwise_columns import monomial_name
 
 
 def monomials(n: int, degree: int) -> list[tuple[int, ...]]:
@@ -71,8 +72,6 @@ class PairwiseSum(Family):
 
     def feature_names(self) -> list[str]:
         """p's entries in column order (a = query, b = key)."""
-        from ..certificates.certify_pairwise import monomial_name
-
         return ([monomial_name(e, self.n) for e in self.exponents]
                 + [f"max(b{i} - {kn}, 0)^2" for kn, i in self.hinges])
 
@@ -205,18 +204,14 @@ class PairwiseSum(Family):
     def exact_zero_risk(self, learned: list[str], true: Family, true_params: list[str], support: Any,
                         lengths: list[int], activation: str, X: np.ndarray) -> tuple[bool, str]:
         """Exact certificate that the learner (exact decimals or p/q) has zero risk on every training
-        sequence and differs from f at X (:func:`proofkit.certificates.pairwise_zero_risk.certify`)."""
-        from ..certificates.pairwise_zero_risk import certify
-
-        return certify(self, learned, true, true_params, support, lengths, activation, X)
+        sequence and differs from f at X (:func:`proofkit.families.pairwise_zero_risk.certify`)."""
+        return pairwise_zero_risk.certify(self, learned, true, true_params, support, lengths, activation, X)
 
     def project_zero_risk(self, learned: list[str], true: Family, true_params: list[str], support: Any,
                           lengths: list[int]) -> list[str] | None:
         """The rounded learner re-solved onto the exact zero-risk set of the training equations, or None
-        (:func:`proofkit.certificates.pairwise_zero_risk.project`)."""
-        from ..certificates.pairwise_zero_risk import project
-
-        return project(self, learned, true, true_params, support, lengths)
+        (:func:`proofkit.families.pairwise_zero_risk.project`)."""
+        return pairwise_zero_risk.project(self, learned, true, true_params, support, lengths)
 
     # ------------------------------------------------------------------ symmetry
     def gauge_tangent(self, theta: np.ndarray) -> np.ndarray:

@@ -103,6 +103,30 @@ def exact_gap(h: Model, f: Model, xs: Sequence[sp.Expr]) -> tuple[sp.Expr, bool]
     return gap, nonzero
 
 
+@dataclass(frozen=True)
+class SetHinge:
+    """The hinge witness for deep sets: the knot ``s0``, the test ``tokens``, the exact ``gap`` h - f there
+    and whether its sign is certified non-zero."""
+
+    s0: sp.Integer
+    tokens: list[sp.Expr]
+    gap: sp.Expr
+    nonzero: bool
+
+
+def set_hinge_witness(lengths: Sequence[int]) -> SetHinge:
+    """Deep sets omega(sum_{j<=t} psi(x_j)) with phi(x) = x on [0,1] and rho = id, against the learner
+    omega(s) = s + max(s - s0, 0)^3, psi = phi, with s0 the longest supervised length: every training sum
+    is <= s0, where the hinge is 0 (zero risk), while one more token equal to 1 passes s0. The gap is taken
+    at length max(lengths) + 1 with every token 1."""
+    s0 = sp.Integer(max(lengths))
+    h = SumReadout(hinge(s0), lambda a, b: b, "set")
+    f = SumReadout(lambda s: s, lambda a, b: b, "set")
+    xs = [ONE] * (max(lengths) + 1)
+    gap, nonzero = exact_gap(h, f, xs)
+    return SetHinge(s0, xs, gap, nonzero)
+
+
 # ----------------------------------------------------------------------------- polynomial a
 def _poly(coeffs: Sequence[sp.Symbol], z: sp.Expr) -> sp.Expr:
     return sum((c * z**i for i, c in enumerate(coeffs)), sp.Integer(0))

@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 
-from proofkit.certificates import closed_form_data
+from proofkit.families import closed_form
 from proofkit.families.readout import (
     KeyInteraction,
     Model,
@@ -45,7 +45,9 @@ CONCLUSION = "every zero-risk learner generalizes (exact witness search)"
 FAMILIES = ("off-support (psi = phi + max(k - q, 0)^2), T-key (the pair part of f), compositional-hinge "
             "(omega = s + max(s - s0, 0)^3 at the cut's exact maximum), offset (psi = phi + 1), analytic "
             "(omega = sinh), plateau (omega = min(s, s0)), hinge (omega = s + max(s - s0, 0)^3)")
-EFFORT = f"7 closed-form witness families tried: {FAMILIES}"
+#: the number of witness families :func:`search` tries (an empty search has tried that many candidates)
+FAMILY_COUNT = 7
+EFFORT = f"{FAMILY_COUNT} closed-form witness families tried: {FAMILIES}"
 HALF, QUARTER = sp.Rational(1, 2), sp.Rational(1, 4)
 
 
@@ -70,6 +72,13 @@ def truth(p: Mapping[str, Any]) -> Model:
     """f: rho(sum phi) with rho = id, plus e_T(keys) when the truth is ``T-key``."""
     base = SumReadout(lambda s: s, phi_of(p["pair_map"]), p["keys"], p["residual"])
     return KeyInteraction(base, p["T"]) if p["truth"] == "T-key" else base
+
+
+def searched(p: Mapping[str, Any]) -> str:
+    """The parameters the witness search ran at (what an empty search covers)."""
+    return (f"the {FAMILY_COUNT} closed-form witness families at T = {p['T']}, supervision "
+            f"{p['supervision']}, pair map {p['pair_map']}, readout class {p['readout']}, support "
+            f"{p['support']}, truth {p['truth']}, keys {p['keys']}" + (", residual" if p["residual"] else ""))
 
 
 def max_preactivation(p: Mapping[str, Any]) -> sp.Rational:
@@ -174,12 +183,12 @@ def certificate(p: Mapping[str, Any], w: Witness, gap: sp.Expr) -> dict[str, Any
     if p["keys"] not in ("causal", "diagonal") or p["support"] not in KERNEL_SUPPORTS:
         return None
     T = p["T"]
-    sup = closed_form_data.support(("0", "1"), sorted_=p["support"] == "sorted",
+    sup = closed_form.support(("0", "1"), sorted_=p["support"] == "sorted",
                                    sums=[(range(1, T), str(cut_cap(T)))] if p["support"] == "cut" else ())
     f = truth(p)
     base = f.base if isinstance(f, KeyInteraction) else f
-    return closed_form_data.data(p["keys"], bool(p["residual"]), closed_form_data.pair_model(
-        w.learner.omega, w.learner.psi), closed_form_data.pair_model(base.omega, base.psi), sup,
+    return closed_form.data(p["keys"], bool(p["residual"]), closed_form.pair_model(
+        w.learner.omega, w.learner.psi), closed_form.pair_model(base.omega, base.psi), sup,
         supervised(p), w.tokens, gap, f.order if isinstance(f, KeyInteraction) else None)
 
 

@@ -51,6 +51,7 @@ def _krawczyk(data: Any) -> str:
     return krawczyk.check_krawczyk(data)[0]
 
 
+#: certificate kind -> the kernel's re-check of it (returns the figures re-derived; raises Reject on failure)
 KINDS: dict[str, Callable[[Any], str]] = {
     "rational-learner": linear.check_rational_learner,
     "krawczyk": _krawczyk,

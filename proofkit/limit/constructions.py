@@ -96,6 +96,15 @@ def interpolation_error_bound(omega: Fraction, n: int, digits: int = 30) -> Frac
     return Fraction(omega) ** 2 * h * h / 8 + Fraction(1, 2 * 10**digits)
 
 
+def sin_gap_bound(omega: Fraction, z: Fraction, value: Fraction) -> mp.mpf:
+    """An upper bound on |value - sin(omega z)| by interval arithmetic (mpmath.iv at 50 digits, which this
+    sets), for checking the MLP output against the target it interpolates."""
+    mp.iv.dps = 50
+    s = mp.iv.sin(mp.iv.mpf(omega.numerator) * z.numerator / (mp.iv.mpf(omega.denominator) * z.denominator))
+    d = mp.iv.mpf(value.numerator) / value.denominator - s
+    return max(abs(mp.mpf(d.a)), abs(mp.mpf(d.b)))
+
+
 def _position_vectors(p: int, reading: str) -> list[list[int]]:
     rows = []
     for r in range(p):

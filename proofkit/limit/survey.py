@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from math import log10, sqrt
 
 import numpy as np
@@ -95,6 +96,10 @@ class Survey:
         self.maxima[name] = max(self.maxima[name], value)
         self.by_sigma[(name, sigma)] = max(self.by_sigma[(name, sigma)], value)
 
+    def per_sigma(self, name: str) -> dict[int, float]:
+        """The maximum of a measured quantity per |Sigma|, rounded to 3 decimals, in |Sigma| order."""
+        return {k[1]: round(v, 3) for k, v in sorted(self.by_sigma.items()) if k[0] == name}
+
 
 def _norm(u: tuple, v: tuple) -> float:
     return sqrt(sum(float(a - b) ** 2 for a, b in zip(u, v)))
@@ -165,4 +170,12 @@ def run_survey(seed: int, instances: int, p: int = 8, n_max: int = 10**6,
     return out
 
 
-__all__ = ["C_G", "EPSILONS", "table_model", "random_model", "random_string", "Survey", "run_survey"]
+@lru_cache(maxsize=8)
+def cached_survey(seed: int, instances: int, p: int) -> Survey:
+    """:func:`run_survey` at (seed, instances, p), computed once per process for the few settings in use
+    (every claim that reads the survey shares one run; the result must not be modified)."""
+    return run_survey(seed, instances, p)
+
+
+__all__ = ["C_G", "EPSILONS", "table_model", "random_model", "random_string", "Survey", "run_survey",
+           "cached_survey"]

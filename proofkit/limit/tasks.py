@@ -20,9 +20,10 @@ ModPTask draws ``q_0..q_{p-1}`` iid U[0, 1] per sequence, then ``x_i ~ Bernoulli
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import product
 from typing import ClassVar
 
 import numpy as np
@@ -192,6 +193,36 @@ def min_proxy_length(omega: float, eps: float, N_max: int = 4096, nearest: str =
             lo = mid
     return hi
 
+
+def strings_up_to(alphabet: Sequence[str], n: int) -> Iterator[tuple[str, ...]]:
+    """Every string over ``alphabet`` of length 1..n, shortest first, each length in lexicographic order."""
+    for L in range(1, n + 1):
+        yield from product(alphabet, repeat=L)
+
+
+def modp_values(N: int, task: ModPTask) -> list[Fraction]:
+    """The ModPTask target values realized by strings of length <= N, sorted (exact)."""
+    M = sum(1 for t in range(1, N + 1) if (t - task.k) % task.p == 0)
+    return sorted({Fraction(a, m) for m in range(1, M + 1) for a in range(m + 1)})
+
+
+def modp_proxy_error(N: int, task: ModPTask) -> Fraction:
+    """sup over v in [0, 1] of the distance to the values realized by strings of length <= N (1 when
+    there are none), exact."""
+    vals = modp_values(N, task)
+    if len(vals) < 2:
+        return Fraction(1)
+    return max(b - a for a, b in zip(vals, vals[1:])) / 2
+
+
+def modp_min_length(eps: Fraction, task: ModPTask) -> int:
+    """The smallest N with modp_proxy_error(N) <= eps, by scan (exact)."""
+    N = 1
+    while modp_proxy_error(N, task) > eps:
+        N += 1
+    return N
+
+
 __all__ = ["SimpleTask", "ModPTask", "undefined_probability_exact", "undefined_probability_closed_form",
            "undefined_probability_sampled", "short_string_arguments", "NEAREST", "interpolation_error",
-           "min_proxy_length"]
+           "min_proxy_length", "strings_up_to", "modp_values", "modp_proxy_error", "modp_min_length"]

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import mpmath as mp
@@ -240,9 +241,25 @@ def scan(N: int, words: Iterable[Sequence[int]], gamma: Fraction, v: Fraction, t
     return res
 
 
+@lru_cache(maxsize=64)
+def scan_all(N: int, gamma: Fraction, v: Fraction, target: str = "fail") -> Scan:
+    """:func:`scan` over every word of D_2N, cached: several claims read the same (N, gamma, v)."""
+    return scan(N, dyck.dyck_words(N), gamma, v, target)
+
+
 def paper_bound(N: int) -> Any:
     """2N e^{-N} (Thm 4.1 (a), (b) and Claim 5.3), as an interval."""
     return 2 * N * iv.exp(iv.mpf(-N))
+
+
+def loss_bound(N: int) -> Any:
+    """8N^2 e^{-N} (Thm 4.1's loss bound), as an interval."""
+    return 8 * N * N * iv.exp(iv.mpf(-N))
+
+
+def ratio_text(a: Any, b: Any, digits: int = 3) -> str:
+    """The upper end of ``a`` over the lower end of ``b`` (how much of a bound a value uses), printed."""
+    return mp.nstr(mp.mpf(a.b) / mp.mpf(b.a), digits)
 
 
 def memorization_failure(N: int, vg: Fraction, r: int = 1) -> Any:
@@ -277,6 +294,22 @@ def greedy(N: int, D: LogOdds, r: int, h: int) -> tuple[list[int], bool]:
     return path, tie
 
 
+def argmax_paths(N: int, gamma: Fraction, v: Fraction
+                 ) -> Iterator[tuple[tuple[int, ...], int, int, list[int], bool]]:
+    """For every s in D_2N and every prefix state (r, h): (s, r, h, the heights of argmax decoding from
+    (r, h), whether they close (or open) straight to s's stack path, meet it at the earliest r' with
+    |h - Delta_r'(s)| <= r' - r, then follow s exactly, with no tie on the way)."""
+    for s in dyck.dyck_words(N):
+        D, hs = head_log_odds(s, gamma, v), [0, *dyck.heights(s)]
+        for r, h in dyck.prefix_states(N):
+            path, tie = greedy(N, D, r, h)
+            meet = next(rr for rr in range(r, 2 * N + 1) if abs(h - hs[rr]) <= rr - r)
+            step = -1 if h > hs[r] else 1
+            ok = (not tie and all(path[i] == h + step * i for i in range(meet - r + 1))
+                  and path[meet - r:] == hs[meet:])
+            yield s, r, h, path, ok
+
+
 def sample_failure(N: int, D: LogOdds, r: int, h: int, n: int, seed: int) -> float:
     """Monte Carlo failure rate from (r, h): ``n`` seeded runs (numpy default_rng(seed)), float64 law."""
     import numpy as np
@@ -295,6 +328,20 @@ def sample_failure(N: int, D: LogOdds, r: int, h: int, n: int, seed: int) -> flo
                 break
         fails += hh != 0
     return fails / n
+
+
+def sampled_vs_exact(N: int, s: Sequence[int], gamma: Fraction, v: Fraction,
+                     states: Sequence[tuple[int, int]], runs: int, seed: int
+                     ) -> Iterator[tuple[int, int, float, float, float]]:
+    """For each state (r, h) of ``states`` of the head on s: (r, h, the Monte Carlo failure rate of
+    :func:`sample_failure` over ``runs`` seeded runs, the exact DP failure (lower end, as a float), the
+    binomial standard deviation of that rate, at least 1e-3)."""
+    D = head_log_odds(s, gamma, v)
+    tab = table(N, D)
+    for r, h in states:
+        exact = float(tab[r][h].a)
+        mc = sample_failure(N, D, r, h, runs, seed)
+        yield r, h, mc, exact, max((exact * (1 - exact) / runs) ** 0.5, 1e-3)
 
 
 def min_abs_v(N: int, words: Sequence[Sequence[int]], tol: Fraction, dps: int = MIN_DPS
@@ -330,6 +377,13 @@ def min_abs_v(N: int, words: Sequence[Sequence[int]], tol: Fraction, dps: int = 
         else:
             lo, sc_lo = mid, sc
     return lo, hi, sc_lo
+
+
+def thresholds(N_max: int) -> Iterator[tuple[int, Fraction, Fraction, Scan]]:
+    """(N, lo, hi, scan at lo) of :func:`min_abs_v` over every word of D_2N to within N^2/1000, for
+    N = 1..N_max."""
+    for N in range(1, N_max + 1):
+        yield (N, *min_abs_v(N, list(dyck.dyck_words(N)), Fraction(N * N, 1000)))
 
 
 def figure(path: str, n_exhaustive: int = 7, n_top: int = 16, samples: int = 6, seed: int = 0) -> None:
@@ -389,8 +443,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("matplotlib is not installed (pip install proofkit[plot]): no figure written")
             return 0
         print(f"wrote {args.figure} (seed {args.seed})")
-    for N in range(1, args.min_v + 1):
-        lo, hi, sc = min_abs_v(N, list(dyck.dyck_words(N)), Fraction(N * N, 1000))
+    for N, lo, hi, sc in thresholds(args.min_v):
         ratio = float(hi) / (2 * N * N)
         print(f"N = {N}: smallest |v| in {bracket(lo, hi, 6)} = {ratio:.4f} x 2N^2"
               + (f"; fails at the lower end at {sc.all.where()}" if lo else "; holds at v = 0"))

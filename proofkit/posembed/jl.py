@@ -1,6 +1,6 @@
 """Theorem 3.1 of Richard 2024 (JL memorization), exactly: the completion probability and loss of a given
-token embedding E, the JL dimension, the distortion condition (7), constructions of E, and a seeded search
-over embeddings that satisfy (7).
+token embedding E, step by step, against the theorem's bounds, the JL dimension, the distortion condition
+(7) and constructions of E (the seeded searches over embeddings that satisfy (7) are :mod:`.jlsearch`).
 
 Everything that decides a verdict is exact or a rigorous ball:
 
@@ -22,7 +22,7 @@ s_2..s_n (the tokens the completion must produce).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -31,7 +31,7 @@ import numpy as np
 from flint import arb, fmpq
 
 from ..numerics.backend import arb_bits
-from .model import Head, Vector
+from .model import Head, Vector, closed_form_B
 
 #: working precision of the balls (bits); every decision is a certain ball comparison
 PREC = 256
@@ -74,6 +74,12 @@ def jl_dimension(n: int, eps: Fraction) -> int:
     while not meets_jl_bound(d, n, eps):
         d += 1
     return d
+
+
+def first_n_above_dimension(eps: Fraction, limit: int = 400) -> int:
+    """The smallest n in 2..limit-1 whose JL dimension is below n (the dimension grows like log n, so
+    from there on n points do not fit in general position)."""
+    return next(m for m in range(2, limit) if jl_dimension(m, eps) < m)
 
 
 # ----------------------------------------------------------------------------- exact linear algebra
@@ -171,9 +177,94 @@ def loss_bound(n: int, t: int, eps: Fraction, vg: Fraction) -> arb:
         return 2 * n * failure_bound(n, t, eps, vg)
 
 
+def step_failures(c: Completion) -> tuple[arb, ...]:
+    """q_r = S_r/(1 + S_r) = 1 - P[s_{r+1} | s_{:r}], the failure of each single step r = 1..n-1."""
+    with arb_bits(PREC):
+        return tuple(S / (1 + S) for S in c.steps)
+
+
+def union_failure(c: Completion) -> arb:
+    """sum_r q_r: the union bound on the completion's failure (:func:`step_failures`)."""
+    with arb_bits(PREC):
+        return sum(step_failures(c), ball(0))
+
+
+def step_bound(n: int, t: int, eps: Fraction, vg: Fraction) -> arb:
+    """t exp(-v gamma / n + 2 eps): the per-step failure that the proof's step P4 claims."""
+    with arb_bits(PREC):
+        return failure_bound(n, t, eps, vg) / n
+
+
+def corrected_step_bound(n: int, t: int, eta: Fraction, vg: Fraction) -> arb:
+    """t exp(-(v gamma / n)(1 - 2 eta)): the per-step failure bound when the logits are perturbed by
+    (v gamma / r) eta, eta the row deviation of the Gram matrix (:func:`row_deviation`)."""
+    with arb_bits(PREC):
+        return t * ball(-vg / n * (1 - 2 * eta)).exp()
+
+
+def steps_against(rows: Sequence[Sequence[Fraction]], grid: Sequence[Fraction],
+                  bound: Callable[[Fraction], arb]) -> Iterator[tuple[Fraction, int, arb, arb]]:
+    """(v gamma, r, q_r, bound(v gamma)) for every v gamma of ``grid`` and every step r = 1..n-1 of the
+    completion from :func:`logit_rows` ``rows``."""
+    for vg in grid:
+        qs = step_failures(completion(rows, vg))
+        b = bound(vg)
+        yield from ((vg, r, q, b) for r, q in enumerate(qs, start=1))
+
+
+def exp_bound(t: int, vg: Fraction) -> arb:
+    """(t - 1) exp(-v gamma): a one-hot failure bound with no 1/r in the exponent (too strong)."""
+    with arb_bits(PREC):
+        return (t - 1) * ball(-vg).exp()
+
+
+def onehot_failure(t: int, n: int, vg: Fraction) -> arb:
+    """Lemma 5.1's closed form for one-hot E = I_t: 1 - prod_{r=1}^{n-1} [1 + (t - 1) exp(-v gamma/r)]^-1,
+    as -expm1(log prod) (accurate when the failure is tiny)."""
+    with arb_bits(PREC):
+        prod = ball(1)
+        for r in range(1, n):
+            prod = prod / (1 + (t - 1) * ball(-vg / r).exp())
+        return -(prod.log().expm1())
+
+
+def log_step_margin(x: Fraction) -> arb:
+    """f(x) = 2x + log(1 - x): -log(1 - x) <= 2x exactly where f(x) >= 0."""
+    with arb_bits(PREC):
+        return 2 * ball(x) + (1 - ball(x)).log()
+
+
+def log_step_threshold(n: int, t: int, eps: Fraction, x: Fraction) -> arb:
+    """n (log(nt) + 2 eps - log x): the v gamma above which n t exp(-v gamma/n + 2 eps) <= x."""
+    with arb_bits(PREC):
+        return n * (ball(n * t).log() + 2 * ball(eps) - ball(x).log())
+
+
 def compare(x: arb, bound: arb) -> str:
     """'holds' (x < bound certainly), 'fails' (x > bound certainly) or 'undecided'."""
     return "holds" if x < bound else "fails" if x > bound else "undecided"
+
+
+@dataclass(frozen=True)
+class BoundCheck:
+    """The completion of s by E at one v gamma against both bounds of Theorem 3.1, each outcome 'holds',
+    'fails' or 'undecided' (:func:`compare`)."""
+
+    completion: Completion
+    failure_bound: arb  #: n t exp(-v gamma/n + 2 eps)
+    loss_bound: arb  #: 2 n^2 t exp(-v gamma/n + 2 eps)
+    failure: str
+    loss: str
+
+
+def check_bounds(E: Sequence[Vector], s: Sequence[int], eps: Fraction, vg: Fraction,
+                 rows: Sequence[Sequence[Fraction]] | None = None) -> BoundCheck:
+    """:class:`BoundCheck` of E on s at v gamma = ``vg`` (``rows``: the logit rows to use, by default
+    :func:`logit_rows`)."""
+    n, t = len(s), len(E)
+    c = completion(rows or logit_rows(E, s), vg)
+    fb, lb = failure_bound(n, t, eps, vg), loss_bound(n, t, eps, vg)
+    return BoundCheck(c, fb, lb, compare(c.failure, fb), compare(c.loss, lb))
 
 
 def fmt(x: arb) -> str:
@@ -225,6 +316,28 @@ def construct(t: int, d: int, s: Sequence[int]) -> tuple[Embedding | None, str]:
     return line(t, s), "line"
 
 
+def onehot_positional(t: int, s: Sequence[int], gamma: Fraction) -> list[tuple[Fraction, ...]]:
+    """Eq. (6)'s positional embeddings R for E = I_t, from the paper's own formula: R_1 = -delta_{s_1} +
+    gamma delta_{s_2}, R_i = -(1 + gamma) delta_{s_i} + gamma delta_{s_{i+1}} (delta_{s_{n+1}} := 0)."""
+    n, eye, zero = len(s), onehot(t, t), (0,) * t
+    R6 = [tuple(-(1 + gamma) * x + gamma * y for x, y in zip(eye[s[i]], eye[s[i + 1]] if i + 1 < n else zero))
+          for i in range(n)]
+    R6[0] = tuple(-x + gamma * y for x, y in zip(eye[s[0]], eye[s[1]] if n > 1 else zero))
+    return R6
+
+
+def onehot_identities(t: int, s: Sequence[int], gamma: Fraction, v: Fraction
+                      ) -> tuple[bool, bool, tuple[tuple[Fraction, ...], ...]]:
+    """At E = I_t (Lemma 5.1): whether eq. (4)'s B equals eq. (6)'s R (:func:`onehot_positional`), whether
+    every logit difference of the model at step r is -v gamma/r exactly, and the model's logit rows
+    (:func:`head_rows`)."""
+    eye = onehot(t, t)
+    same_B = list(closed_form_B(eye, s, gamma)) == onehot_positional(t, s, gamma)
+    rows = head_rows(eye, s, v, gamma)
+    same_rows = all(row == tuple(Fraction(-1, r) for _ in row) for r, row in enumerate(rows, start=1))
+    return same_B, same_rows, rows
+
+
 def gaussian(t: int, d: int, rng: np.random.Generator, bits: int = 20) -> Embedding:
     """The proof's JL construction: N(0, 1/d) entries (Dasgupta-Gupta), rounded to multiples of 2^-bits
     (exact rationals; (7) is then checked on these exact entries)."""
@@ -274,91 +387,17 @@ def outside_copy(t: int, d: int, s: Sequence[int]) -> Embedding | None:
     return tuple(E)
 
 
-# ----------------------------------------------------------------------------- the search
-@dataclass(frozen=True)
-class Candidate:
-    """One embedding in the search: family, seed, word, E, and what was decided about it."""
-
-    family: str
-    seed: int
-    s: tuple[int, ...]
-    E: Embedding
-    eps: Fraction
+def square_scale(eps: Fraction) -> Fraction:
+    """The smallest (k/16)^2, k = 1..16, that is >= 1 - eps: a rational square c2 at which :func:`scaled`
+    satisfies (7) at its lower end."""
+    return next(Fraction(k * k, 256) for k in range(1, 17) if Fraction(k * k, 256) >= 1 - eps)
 
 
-@dataclass(frozen=True)
-class Witness:
-    """A certified counterexample to '(7) => the probability bound': exact (7), a ball failure mass
-    above the ball bound."""
-
-    cand: Candidate
-    vg: Fraction
-    failure: arb
-    bound: arb
-    dist: tuple[Fraction, Fraction] | None
-
-
-def first_violation(cand: Candidate, grid: Sequence[Fraction]) -> Witness | None:
-    """The smallest v gamma of ``grid`` where the completion failure of ``cand`` certainly exceeds
-    n t exp(-v gamma/n + 2 eps), or None."""
-    rows = logit_rows(cand.E, cand.s)
-    n, t = len(cand.s), len(cand.E)
-    for vg in grid:
-        c, b = completion(rows, vg).failure, failure_bound(n, t, cand.eps, vg)
-        if c > b:
-            return Witness(cand, vg, c, b, distortion(cand.E, cand.s))
-    return None
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """How hard the search looked and what it found, per family."""
-
-    tried: dict[str, int]
-    satisfied: dict[str, int]
-    refuted: dict[str, int]
-    witnesses: dict[str, Witness]
-    grid: tuple[Fraction, ...]
-
-
-def search(n: int, t: int, eps: Fraction, d: int, seeds: Sequence[int], grid: Sequence[Fraction],
-           families: dict[str, Callable[[np.random.Generator, tuple[int, ...]], Embedding | None]]) \
-        -> SearchResult:
-    """For each seed and family: a random word s in [t]^n (numpy default_rng(seed)), the family's E,
-    (7) checked exactly (those that fail it are skipped), then the v gamma grid searched for a certified
-    violation of the probability bound."""
-    tried = {f: 0 for f in families}
-    sat = dict(tried)
-    bad = dict(tried)
-    wit: dict[str, Witness] = {}
-    for seed in seeds:
-        for name, make in families.items():
-            rng = np.random.default_rng(seed)
-            s = tuple(int(x) for x in rng.integers(0, t, size=n))
-            E = make(rng, s)
-            if E is None:
-                continue
-            tried[name] += 1
-            if not satisfies_7(E, s, eps):
-                continue
-            sat[name] += 1
-            w = first_violation(Candidate(name, seed, s, E, eps), grid)
-            if w is not None:
-                bad[name] += 1
-                wit.setdefault(name, w)
-    return SearchResult(tried, sat, bad, wit, tuple(grid))
-
-
-def default_families(t: int, d: int, eps: Fraction) \
-        -> dict[str, Callable[[np.random.Generator, tuple[int, ...]], Embedding | None]]:
-    """The searched families at dimension d: the proof's Gaussian JL embedding; one-hot scaled to
-    squared distances 2 c2 (c2 = the smallest (k/16)^2 >= 1 - eps, so (7) holds at its lower end) and
-    rotated by two Householder reflections; the one-hot translate with a target at the origin; one-hot
-    with a token outside s copying a target."""
-    c2 = next(Fraction(k * k, 256) for k in range(1, 17) if Fraction(k * k, 256) >= 1 - eps)
-    return {
-        "gaussian JL": lambda rng, s: gaussian(t, d, rng),
-        "scaled+rotated one-hot": lambda rng, s: reflect(scaled(t, d, c2), rng, 2) if d >= t else None,
-        "shifted one-hot": lambda rng, s: shifted(t, d, s[-1]) if d >= t else None,
-        "outside token": lambda rng, s: outside_copy(t, d, s) if d >= t else None,
-    }
+def named_embedding(kind: str, t: int, d: int, s: Sequence[int], seed: int) -> Embedding:
+    """The embedding called ``kind``: 'gaussian' (seeded, numpy default_rng(seed)), 'onehot', 'circle',
+    'shifted' (the target s_n at the origin) or 'scaled' (9/16 one-hot, two seeded reflections)."""
+    rng = np.random.default_rng(seed)
+    makers = {"gaussian": lambda: gaussian(t, d, rng), "onehot": lambda: onehot(t, d),
+              "circle": lambda: circle(t, d), "shifted": lambda: shifted(t, d, s[-1]),
+              "scaled": lambda: reflect(scaled(t, d, Fraction(9, 16)), rng, 2)}
+    return makers[kind]()

@@ -19,7 +19,8 @@ failure mass directly, never as 1 - P(success).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -28,6 +29,7 @@ import mpmath as mp
 
 from ..errors import InputError
 from ..numerics.exact import exact_row
+from . import dyck
 
 Vector = tuple[Fraction, ...]
 
@@ -111,3 +113,85 @@ class Head:
     def weight_count(self) -> int:
         """Numbers that define the head: E (t d), B (n d) and v (Q = 0 and K are fixed, not counted)."""
         return self.t * self.d + self.n * self.d + 1
+
+
+def telescoping_residuals(t: int, d: int, n: int) -> list[Any]:
+    """Eq. (4) symbolically (sympy), for every word s in [t]^n (the word of index w has s_i = digit i of w
+    in base t), a symbolic E in R^{t x d} (entries e_kj) and a symbolic gamma: the residuals of B = R E (R
+    the positional embeddings built from E = I_t, i.e. eq. (6)) and of the telescoping sum_{i<=r} (E_{s_i}
+    + B_i) = gamma E_{s_{r+1}}, r = 1..n-1, expanded: all 0 exactly when both identities hold."""
+    import sympy as sp
+
+    g = sp.Symbol("gamma")
+    E = [tuple(sp.Symbol(f"e{k}{j}") for j in range(d)) for k in range(t)]
+    eye = [tuple(sp.Integer(int(i == k)) for i in range(t)) for k in range(t)]
+    out = []
+    for w in range(t**n):
+        s = [(w // t**i) % t for i in range(n)]
+        B, Rm = closed_form_B(E, s, g), closed_form_B(eye, s, g)
+        for i in range(n):  # B = R E
+            out += [sp.expand(B[i][j] - sum(Rm[i][k] * E[k][j] for k in range(t))) for j in range(d)]
+        for r in range(1, n):
+            out += [sp.expand(sum(E[s[i]][j] + B[i][j] for i in range(r)) - g * E[s[r]][j]) for j in range(d)]
+    return out
+
+
+#: E = [1, -1]^T: '(' -> +1, ')' -> -1 (Theorem 4.1)
+DYCK_E = ((1,), (-1,))
+
+
+def word_heads(E: Sequence[Sequence[Any]], lengths: Iterator[int] | Sequence[int], gamma: Any, v: Any
+               ) -> Iterator[tuple[tuple[int, ...], Head]]:
+    """(s, the closed-form head built on s) for every word s in [t]^n (t = len(E)), n in ``lengths``, in
+    lexicographic order."""
+    for n in lengths:
+        for s in itertools.product(range(len(E)), repeat=n):
+            yield s, Head.closed_form(E, s, gamma, v)
+
+
+def dyck_heads(N_max: int, gamma: Any, v: Any) -> Iterator[tuple[int, tuple[int, ...], Head]]:
+    """(N, s, the closed-form head with E = [1, -1]^T built on s) for every s in D_2N, N = 1..N_max."""
+    for N in range(1, N_max + 1):
+        for s in dyck.dyck_words(N):
+            yield N, s, Head.closed_form(DYCK_E, s, gamma, v)
+
+
+def binary_contexts(max_len: int) -> Iterator[tuple[int, ...]]:
+    """Every context z in {0, 1}^r (tokens '(' and ')'), r = 1..max_len, shortest first."""
+    return itertools.chain.from_iterable(itertools.product((0, 1), repeat=r) for r in range(1, max_len + 1))
+
+
+def first_logit_change(cases: Iterable[tuple[Any, Head, Head, Sequence[int]]]) -> tuple[int, Any]:
+    """Compare two heads' exact logits on a context, case by case (tag, head, other head, context z), up
+    to the first case where they differ: (the number of cases compared, that case or None)."""
+    n = 0
+    for case in cases:
+        n += 1
+        if case[1].logits(case[3]) != case[2].logits(case[3]):
+            return n, case
+    return n, None
+
+
+def dyck_worst_failure(word: Sequence[int], gamma: Any, v: Any, dps: int = 30) -> Any:
+    """max over the states (r, h), 1 <= r < 2N, h <= r, of P(the completion is not in D_2N) for the
+    closed-form head (E = [1, -1]^T) built on ``word``, by a backward DP over (r, h) on the head's own
+    :meth:`Head.log_probs` at ``dps`` digits (mpmath, failure mass accumulated directly): independent of
+    the interval DP of :mod:`.dp`, which derives the log-odds in closed form."""
+    s = list(word)
+    n = len(s)
+    head = Head.closed_form(DYCK_E, s, gamma, v)
+    with mp.workdps(dps):
+        F = {(n, h): mp.mpf(0 if h == 0 else 1) for h in range(n + 2)}
+        worst = mp.mpf(0)
+        for r in range(n - 1, 0, -1):
+            for h in range(0, n - r + 1):
+                if (r + h) % 2 or h > r:
+                    continue
+                z = [0] * ((r + h) // 2) + [1] * ((r - h) // 2)
+                lo, lc = head.log_probs(z, dps)
+                down = F[(r + 1, h - 1)] if h >= 1 else mp.mpf(1)
+                up = F.get((r + 1, h + 1), mp.mpf(1))  # too high to close in time: fails surely
+                F[(r, h)] = mp.exp(lo) * up + mp.exp(lc) * down
+                if h <= n - r:
+                    worst = max(worst, F[(r, h)])
+        return worst

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..language.evidence import Evidence, Method, fails, holds, undecided
+from .dp import gt, le
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,30 @@ class Undecided:
     """A case the computation could not decide (a ball overlapping its bound, an unmet precondition)."""
 
     reason: str
+
+
+def at_most(value: Any, bound: Any, fail: str, residual: str = "") -> Fail | Undecided | None:
+    """A case of :func:`over` from two intervals: None if value <= bound is proven, :class:`Fail` (with
+    ``fail`` as witness) if value > bound is proven, else :class:`Undecided`: overlapping intervals decide
+    nothing either way."""
+    if le(value, bound):
+        return None
+    if gt(value, bound):
+        return Fail(fail, residual)
+    return Undecided(f"{fail}: the intervals overlap, neither side proven")
+
+
+def worst_outcome(outcomes: Iterable[str], witness: str, residual: str, overlap: str
+                  ) -> Fail | Undecided | None:
+    """A case of :func:`over` from several comparisons, each 'holds', 'fails' or 'undecided': :class:`Fail`
+    (``witness``, ``residual``) if any certainly fails, else :class:`Undecided` (``overlap``) unless all
+    hold, else None."""
+    outcomes = tuple(outcomes)
+    if "fails" in outcomes:
+        return Fail(witness, residual)
+    if any(o != "holds" for o in outcomes):
+        return Undecided(overlap)
+    return None
 
 
 C = TypeVar("C")

@@ -189,7 +189,7 @@ def test_readout_gauge_and_bias_offset():
     lo, hi = np.zeros(2), np.ones(2)
     for L in (1, 1000):
         b = sum_bound(fam, theta, fam, true_theta, lo, hi, L, DPS)
-        # certify.upper rounds a ball's upper end outward by a relative 1e-10
+        # balls.upper rounds a ball's upper end outward by a relative 1e-10
         assert b is not None and mp.mpf("1e-3") <= b.value <= mp.mpf("1e-3") * (1 + mp.mpf("1e-9"))
 
 

@@ -12,12 +12,12 @@ import pytest
 import sympy as sp
 
 from proofkit.certificates import existence
-from proofkit.certificates.certify import arb_precision
 from proofkit.engine.check import fit_theorem
 from proofkit.engine.problem import build_problem
 from proofkit.families import LinearRecurrence
 from proofkit.language import registry
 from proofkit.numerics.backend import ARB, FLOAT64, MP, SYM, Ops
+from proofkit.numerics.balls import arb_precision
 
 T4 = registry.get("AM24.T4")
 

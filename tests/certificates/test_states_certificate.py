@@ -17,7 +17,6 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from proofkit.certificates.certify import arb_precision
 from proofkit.certificates.certify_states import states_relation_bound
 from proofkit.engine.check import check
 from proofkit.families import DeepSets, LinearRecurrence
@@ -27,6 +26,7 @@ from proofkit.language.spec import Relation
 from proofkit.language.tolerances import ZERO_TOL
 from proofkit.language.verdict import Verdict
 from proofkit.numerics.backend import ARB
+from proofkit.numerics.balls import arb_precision
 
 n = sp.Symbol("n")
 ht, h = sp.MatrixSymbol("ht", n, 1), sp.MatrixSymbol("h", n, 1)

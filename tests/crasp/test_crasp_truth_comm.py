@@ -26,7 +26,7 @@ from proofkit.crasp.semantics.truth import (
     exhaustive_check,
     sample_check,
 )
-from proofkit.crasp.theory.morphism import resolve
+from proofkit.crasp.theory.morphisms import resolve
 from proofkit.errors import InputError
 
 # ----------------------------------------------------------------------------------------------------

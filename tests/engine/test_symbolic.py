@@ -6,11 +6,10 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-import flint
 import pytest
 import sympy as sp
 
-from proofkit.engine.symbolic import UNDECIDED, Unsupported, ball, decide, is_zero, points
+from proofkit.engine.symbolic import UNDECIDED, decide, is_zero, points
 from proofkit.language.verdict import Verdict
 
 u, y = sp.symbols("u y")
@@ -103,18 +102,6 @@ def test_floats_never_refute():
 def test_unknown_functions_give_no_certificate():
     f = sp.Function("f")
     assert decide(f(y) - 1)[0] == Verdict.INCONCLUSIVE
-    with pytest.raises(Unsupported):
-        ball(f(sp.Integer(1)))
-    with pytest.raises(Unsupported):
-        ball(sp.log(sp.Integer(-2)) + 1)  # complex: no real ball
-    with pytest.raises(Unsupported):
-        ball(sp.I + 1)
-
-
-def test_ball_encloses():
-    b = ball(sp.sqrt(2) + sp.pi * sp.exp(sp.Rational(1, 3)) - sp.Abs(sp.atan(-3)))
-    exact = sp.N(sp.sqrt(2) + sp.pi * sp.exp(sp.Rational(1, 3)) - sp.atan(3), 40)
-    assert isinstance(b, flint.arb) and b.contains(flint.arb(str(exact)[:30]))
 
 
 # ----------------------------------------------------------------------------- collections, statements

@@ -1,12 +1,12 @@
 """PairwiseSum family (AM24 Assumption 3 class): logits against a direct numpy loop over positions,
 the exact Jacobian against central differences at float64, backends agree, the linear coordinates
-(G = A W, R = A E), and the exact zero-risk analysis of proofkit.certificates.certify_pairwise."""
+(G = A W, R = A E), and the exact zero-risk analysis of proofkit.families.pairwise_columns."""
 
 import mpmath as mp
 import numpy as np
 import pytest
 
-from proofkit.certificates import certify_pairwise as cp
+from proofkit.families import pairwise_columns as cp
 from proofkit.families.pairwise import PairwiseSum, monomials, swap_exponent
 from proofkit.numerics.backend import ARB, FLOAT64, MP, SYM
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from proofkit.certificates import certify
 from proofkit.families import DeepSets, LinearRecurrence
+from proofkit.numerics import balls
 from proofkit.numerics.backend import ARB, FLOAT64, MP, SYM, mp_abs_max, mp_str, ops_for, to_float
 
 FAMILIES = {
@@ -138,10 +138,10 @@ def test_arb_logits_contain_mpmath_value(key):
     with mp.workdps(60):
         zmp = fam.logits(MP.asarray(theta_txt), MP.asarray(X_txt), MP)
         digits = [mp_str(v, 60) for v in zmp.ravel()]
-    with certify.arb_precision(30):
+    with balls.arb_precision(30):
         zarb = fam.logits(ARB.asarray(theta_txt), ARB.asarray(X_txt), ARB)
     assert isinstance(zarb.flat[0], flint.arb)
-    with certify.arb_precision(90):  # points converted much tighter than the balls
+    with balls.arb_precision(90):  # points converted much tighter than the balls
         for ball, txt in zip(zarb.ravel(), digits, strict=True):
             assert ball.rad() < flint.arb("1e-25")
             assert ball.contains(flint.arb(txt)), (ball, txt)

@@ -39,7 +39,7 @@ from proofkit import (
     supp,
     undecided,
 )
-from proofkit.certificates import closed_form_data
+from proofkit.families import closed_form
 
 HALF, QUARTER = sp.Rational(1, 2), sp.Rational(1, 4)
 c_val, k_idx = Symbol("c", real=True), Symbol("k", integer=True, positive=True)
@@ -212,13 +212,13 @@ def bump_certificate(T: int) -> dict[str, Any]:
     """The kernel's ``closed-form-witness`` data (docs/trust.md): sigmoid(sum_{j<=i} psi + x_i) with
     psi = a b + g vs phi = a b, zero risk on every prefix of D (tokens in [0,1], the ball constraint), the
     gap at (0, 1) in balls."""
-    a, b = closed_form_data.A, closed_form_data.B
+    a, b = closed_form.A, closed_form.B
     xs = [sp.Integer(0), sp.Integer(1)]
     sigmoid = {"op": "sigmoid", "args": [{"var": "s"}]}
     gap = sum(1 / (1 + sp.exp(-_pre(psi, xs))) * sgn for psi, sgn in
               ((lambda x, y: x * y + bump(x, y), 1), (lambda x, y: x * y, -1)))
-    return closed_form_data.data("diagonal", True, (sigmoid, a * b + bump(a, b)), (sigmoid, a * b),
-                                 closed_form_data.support(("0", "1"), balls=[("1/2", "1/4")]),
+    return closed_form.data("diagonal", True, (sigmoid, a * b + bump(a, b)), (sigmoid, a * b),
+                                 closed_form.support(("0", "1"), balls=[("1/2", "1/4")]),
                                  range(1, T + 1), xs, gap)
 
 

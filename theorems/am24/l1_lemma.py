@@ -6,8 +6,7 @@ import sympy as sp
 from sympy import Eq, Function, Symbol
 
 from proofkit import C1, Assumption, In, NonEmpty, PaperRef, Param, ParamSpace, SymbolicStep, Theorem, Verdict
-from proofkit.geometry.regions import NAMED, named
-from proofkit.geometry.transfer import FALSIFIER
+from proofkit.geometry import FALSIFIER, NAMED, named
 
 x, y = sp.symbols("x y", real=True)
 tau = Symbol("tau", real=True)

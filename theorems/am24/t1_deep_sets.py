@@ -29,9 +29,7 @@ from proofkit import (
     param_T,
     supp,
 )
-from proofkit.families import DeepSets
-from proofkit.families.deepsets import HingeDeepSets
-from proofkit.families.instances import deep_sets_true_params, hinge_knots
+from proofkit.families import DeepSets, HingeDeepSets, deep_sets_true_params, hinge_knots
 
 m, k, kt = Symbol("m"), Symbol("k"), Symbol("kt")
 A = MatrixSymbol("A", m, kt)  # learned readout

@@ -7,7 +7,7 @@ The learned and true pair maps are polynomial pair maps psi(a, b) = W p(a, b), p
 <= D in the 2n coordinates of (query a, key b) (proofkit.families.pairwise). With the features fixed the
 logit is linear in (A, G = A W), so zero training risk is an exact linear system in integers (monomial
 coefficients of h - f, a polynomial in the tokens vanishing on a set with interior), and "every zero-risk
-learner of this class generalizes" is decided exactly (proofkit.certificates.certify_pairwise): the claim
+learner of this class generalizes" is decided exactly (proofkit.families.pairwise_columns): the claim
 'every zero-risk learner generalizes (exact)'. Identification relations are then parameter identities:
 psi = phi on [0,1]^{2n} iff W = V (monomials are linearly independent functions).
 
@@ -16,7 +16,7 @@ search family for the ReLU readout and for test tokens past the box, as for Theo
 B[r, r mod n] = 1, phi_i(a, b) = 1 - (T + 3/2) b_i: every training sequence whose coordinate i = r mod n
 passes 2T/(2T+1) at some token has logit_f,r <= t - T <= 0. ``readout_bias``: sigma(A (sum psi + x_i) + a),
 the true model with a bias too. Counterexamples of this class are certified exactly
-(proofkit.certificates.pairwise_zero_risk).
+(proofkit.families.pairwise_zero_risk).
 """
 
 from collections.abc import Mapping
@@ -57,10 +57,8 @@ from proofkit import (
     supp,
     undecided,
 )
-from proofkit.certificates import certify_pairwise as cp
-from proofkit.families.instances import seeded_matrix
-from proofkit.families.pairwise import PairwiseSum, monomials
-from proofkit.numerics.activation import is_injective
+from proofkit.families import PairwiseSum, is_injective, pair_sum_true_params
+from proofkit.families import pairwise_columns as cp
 
 m, n, kt, F = Symbol("m"), Symbol("n"), Symbol("kt"), Symbol("F")
 a_bias = MatrixSymbol("a", m, 1)
@@ -74,9 +72,6 @@ W = MatrixSymbol("W", kt, F)  # learned pair map psi = W p (coefficients on the 
 V = MatrixSymbol("V", n, F)  # true pair map phi = V p
 Vs = MatrixSymbol("Vswap", n, F)  # phi(b, a): query and key exchanged
 
-# the default true model (values chosen here; the paper fixes none): n = m = 2, degree 2 (15 monomials)
-B_INST = [[1.0, 0.3], [-0.4, 0.8]]
-BIAS_INST = [0.1, -0.2, 0.3]  # the true readout bias (first m entries), with readout_bias
 HINGE = {"family": "hinge", "n": 1, "m": 1, "learned_dim": 1}  # the structured search family, smallest
 
 
@@ -86,33 +81,10 @@ def knots(p):
     return (Fraction(2 * p["T"], 2 * p["T"] + 1), Fraction(1)) if p["family"] == "hinge" else ()
 
 
-def _true_V(n_, degree):
-    F_ = len(monomials(n_, degree))
-    if n_ == 2:
-        return np.array([[((r + 1) * (s + 2) % 7 - 3) / 5 for s in range(F_)] for r in range(n_)])
-    return seeded_matrix(70 + 10 * n_ + degree, (n_, F_))
-
-
-def _true_B(m_, n_):
-    return np.array(B_INST) if (m_, n_) == (2, 2) else seeded_matrix(60 + 10 * m_ + n_, (m_, n_))
-
-
 def true_params(p):
-    fam = true_family(p)
-    if p["family"] == "hinge":  # B[r, r mod n] = 1, phi_i(a, b) = 1 - (T + 3/2) b_i, hinges 0
-        B_ = np.zeros((p["m"], p["n"]))
-        V_ = np.zeros((p["n"], fam.F))
-        for r in range(p["m"]):
-            B_[r, r % p["n"]] = 1.0
-        for i in range(p["n"]):
-            V_[i, 0] = 1.0
-            key_i = tuple(int(v == p["n"] + i) for v in range(2 * p["n"]))  # the monomial b_i
-            V_[i, fam.exponents.index(key_i)] = -(p["T"] + 1.5)
-    else:
-        B_ = _true_B(p["m"], p["n"])
-        V_ = np.concatenate([_true_V(p["n"], p["true_degree"]), np.zeros((p["n"], len(fam.hinges)))], 1)
-    bias = [np.array(BIAS_INST[: p["m"]])] if p["readout_bias"] else []
-    return [repr(float(v)) for b in [B_] + bias + [V_] for v in np.ravel(b)]
+    """The true model (proofkit.families.instances.PAIR_SUM; with the hinge family B[r, r mod n] = 1,
+    phi_i(a, b) = 1 - (T + 3/2) b_i, hinges 0)."""
+    return pair_sum_true_params(true_family(p), p["T"], p["family"] == "hinge")
 
 
 def _basis(p):
@@ -190,7 +162,7 @@ def every_zero_risk_learner(p: Mapping[str, Any]) -> Evidence:
 
 
 def _true_rows(p, fam_f):
-    """Per output row, the true unknowns (G, R, a) in the order of certify_pairwise.Columns, exactly."""
+    """Per output row, the true unknowns (G, R, a) in the order of pairwise_columns.Columns, exactly."""
     theta = np.asarray([sp.Rational(v) for v in true_params(p)], dtype=object)
     parts = fam_f.linear_parts(theta)
     return [list(parts["G"][r]) + (list(parts["R"][r]) if p["residual"] else [])

@@ -53,17 +53,20 @@ from proofkit import (
     supp,
     undecided,
 )
-from proofkit.families.readout import (
-    SumReadout,
-    exact_gap,
+from proofkit.families import (
+    CONCLUSION,
+    FAMILY_COUNT,
+    ReadoutFalsifier,
     generalizes_at,
-    hinge,
     hinge_derivative_residual,
     polynomial_kernel,
+    search,
+    searched,
+    set_hinge_witness,
+    supervised,
     vector_generalizes_at,
     vector_polynomial_kernel,
 )
-from proofkit.families.readout_search import CONCLUSION, ReadoutFalsifier, search, supervised
 
 i_pos, j_pos = Symbol("i", integer=True, positive=True), Symbol("j", integer=True, positive=True)
 X_le_i, pair_cube = Symbol("X_{1:i}"), Symbol("[0,1]^{2n}")
@@ -88,42 +91,20 @@ EXT_POLY = ("extension of Theorem 1: deep sets omega(sum psi(x_j)), polynomial a
 
 
 # ----------------------------------------------------------------------------- computed claims
-#: proofkit.families.readout_search tries seven closed-form witness families (its EFFORT); a search that
-#: finds none has tried that many candidates
-FAMILY_COUNT = 7
-
-
-def _search_domain(p: Mapping[str, Any]) -> str:
-    """The parameters the witness search ran at (what an empty search covers)."""
-    return (f"the {FAMILY_COUNT} closed-form witness families at T = {p['T']}, supervision "
-            f"{p['supervision']}, pair map {p['pair_map']}, readout class {p['readout']}, support "
-            f"{p['support']}, truth {p['truth']}, keys {p['keys']}" + (", residual" if p["residual"] else ""))
-
-
-def _exact_witness(how: str) -> str:
-    """The search's description of a witness, without its method prefix (the engine words the proof)."""
-    return how.removeprefix("exact: ")
-
-
 def _decide_search(p: Mapping[str, Any]) -> Evidence:
     """Evidence from the exact witness search: a witness (zero risk proved exactly on the whole training
-    support, an exact non-zero gap) refutes; an empty search is a search, never a proof."""
-    out = search(p)
-    domain = _search_domain(p)
+    support, an exact non-zero gap) refutes, described without the search's method prefix (the engine words
+    the proof); an empty search is a search, never a proof."""
+    out, domain = search(p), searched(p)
     if out.found:
-        return fails(Method.EXACT, _exact_witness(out.how), domain=domain, residual=out.witness["gap"])
+        witness = out.how.removeprefix("exact: ")
+        return fails(Method.EXACT, witness, domain=domain, residual=out.witness["gap"])
     proof = ""
     if p["pair_map"] == "logit" and p["supervision"] == "ALL" and p["T"] >= 3 and p["keys"] == "causal":
         proof = ("; and the paper's proof applies: phi = (1 + a) logit(b) makes [phi(x, y), phi(x, z)] "
                  "cover R^2, so a = omega^-1 o rho is additive on R^2 and continuous, hence linear "
                  "(steps S1-S6; the continuity step is not machine-checked)")
     return holds(Method.SEARCH, domain, count=FAMILY_COUNT, residual="no witness", detail=out.how + proof)
-
-
-def with_(p: Mapping[str, Any], **kw: Any) -> dict[str, Any]:
-    q = dict(p)
-    q.update(kw)
-    return q
 
 
 def polynomial_claim(keys: str, residual: bool, min_T: int) -> Callable[[Mapping[str, Any]], Evidence]:
@@ -146,10 +127,9 @@ def polynomial_claim(keys: str, residual: bool, min_T: int) -> Callable[[Mapping
 
         def exact_at(t: int) -> str | None:
             gap = generalizes_at(k, keys, residual, t)
-            if gap == 0:
-                return None
-            return (f"length {t}: the zero-risk polynomials a(s) = {k.general} of degree <= {D} give a "
-                    f"learned minus true pre-activation {sp.sstr(gap)}")
+            return None if gap == 0 else (
+                f"length {t}: the zero-risk polynomials a(s) = {k.general} of degree <= {D} give a learned "
+                f"minus true pre-activation {sp.sstr(gap)}")
 
         return forall(range(1, top + 1), exact_at, method=Method.EXACT, domain=domain,
                       residual=f"a(s) = {k.general}",
@@ -178,10 +158,9 @@ def vector_claim(p: Mapping[str, Any]) -> Evidence:
 
     def exact_at(t: int) -> str | None:
         gap = vector_generalizes_at(k, t)
-        if gap == sp.zeros(2, 1):
-            return None
-        return (f"length {t}: the zero-risk maps a(s) = {general} give sum_j a(alpha_j) - a(sum_j alpha_j) "
-                f"= {sp.sstr(list(gap))}")
+        return None if gap == sp.zeros(2, 1) else (
+            f"length {t}: the zero-risk maps a(s) = {general} give sum_j a(alpha_j) - a(sum_j alpha_j) "
+            f"= {sp.sstr(list(gap))}")
 
     return forall(range(1, top + 1), exact_at, method=Method.EXACT, domain=domain, residual=general,
                   detail=f"the zero-risk maps of degree <= {D} are a(s) = {general} ({len(k.free)} free "
@@ -193,19 +172,16 @@ def vector_claim(p: Mapping[str, Any]) -> Evidence:
 def _deep_sets_hinge(p: Mapping[str, Any]) -> Evidence:
     """Deep sets omega(sum_{j<=t} psi(x_j)), phi(x) = x on [0,1], rho = id: the hinge at s0 = T."""
     L = supervised(p)
-    s0 = sp.Integer(max(L))
-    h = SumReadout(hinge(s0), lambda a, b: b, "set")
-    f = SumReadout(lambda s: s, lambda a, b: b, "set")
-    xs = [sp.Integer(1)] * (max(L) + 1)
-    gap, nonzero = exact_gap(h, f, xs)
+    w = set_hinge_witness(L)
+    s0, t, gap = w.s0, len(w.tokens), sp.sstr(w.gap)
     domain = (f"the hinge learner omega(s) = s + max(s - {s0}, 0)^3, psi = phi = x, supervised lengths {L}, "
-              f"at length {len(xs)} with every token 1")
-    if not nonzero:
+              f"at length {t} with every token 1")
+    if not w.nonzero:
         return undecided("the hinge learner gives no certified gap", method=Method.EXACT, domain=domain)
     return fails(Method.EXACT,
                  f"omega(s) = s + max(s - {s0}, 0)^3 (a C^2 diffeomorphism, S9), psi = phi = x: zero risk at "
-                 f"lengths {L} (every training sum is <= {s0}, where the hinge is 0); at length {len(xs)} "
-                 f"with every token 1: h - f = {sp.sstr(gap)}", domain=domain, residual=sp.sstr(gap))
+                 f"lengths {L} (every training sum is <= {s0}, where the hinge is 0); at length {t} with "
+                 f"every token 1: h - f = {gap}", domain=domain, residual=gap)
 
 
 # ----------------------------------------------------------------------------- sympy steps
@@ -309,9 +285,7 @@ def control_square_additive():
 # ----------------------------------------------------------------------------- theorem
 def _variant(**kw: Any) -> Callable[[Mapping[str, Any]], Evidence]:
     """The witness search at these parameters with ``kw`` fixed (a variant of the theorem)."""
-    def run(p: Mapping[str, Any]) -> Evidence:
-        return _decide_search(with_(p, **kw))
-    return run
+    return lambda p: _decide_search({**p, **kw})
 
 
 THEOREM = Theorem(
@@ -499,8 +473,7 @@ THEOREM = Theorem(
         REMARK_DIAG_RES: Verdict.CERTIFIED,
         REMARK_RES: Verdict.CERTIFIED,
         "remark: diagonal j <= i, C^1 omega, bounded phi: generalizes": Verdict.REFUTED,
-        EXT_POLY:
-            Verdict.CERTIFIED,
+        EXT_POLY: Verdict.CERTIFIED,
         "extension of Theorem 1: deep sets, C^1 omega, bounded phi: generalizes": Verdict.REFUTED,
         "S1 a(0) = 0": Verdict.CERTIFIED,
         "S2 a odd": Verdict.CERTIFIED,

@@ -27,15 +27,15 @@ from proofkit import (
     param_T,
     predicate,
 )
-from proofkit.families import LinearRecurrence
-from proofkit.families.biased import with_readout_bias
-from proofkit.families.instances import (
+from proofkit.families import (
     INVERTIBLE_KINDS,
     SINGULAR_KINDS,
+    LinearRecurrence,
     seeded_matrix,
     spectral_shrink,
     transition,
     with_rank_drop,
+    with_readout_bias,
 )
 
 n = Symbol("n")

@@ -33,9 +33,7 @@ from proofkit import (
     param_T,
     supp,
 )
-from proofkit.families import VanillaRNN
-from proofkit.families.biased import with_readout_bias
-from proofkit.families.instances import seeded_matrix, spectral_shrink, with_rank_drop
+from proofkit.families import VanillaRNN, seeded_matrix, spectral_shrink, with_rank_drop, with_readout_bias
 
 n = Symbol("n")
 At, Lt, Bt = MatrixSymbol("At", n, n), MatrixSymbol("Lt", n, n), MatrixSymbol("Bt", n, n)

@@ -2,7 +2,7 @@
 defaults, the control refuted, the threshold in T under ALL (T = 2 identifies; T = 1 does not) and
 under ONLY (no T identifies), the no-residual remark (linear identification only), the readout bias
 (threshold T = 2), and the falsifier: certified counterexamples for ONLY(T), the ReLU readout and test
-tokens past the box (exact certificate of proofkit.certificates.pairwise_zero_risk), none for the other
+tokens past the box (the family's exact certificate, PairwiseSum.exact_zero_risk), none for the other
 drops."""
 
 from pathlib import Path
@@ -12,7 +12,6 @@ import pytest
 import sympy as sp
 
 from proofkit import Verdict, build_problem, checked, falsified, registry, replay
-from proofkit.certificates.pairwise_zero_risk import certify, project
 
 TID = "AM24.T2"
 EXACT = "every zero-risk learner generalizes (exact)"
@@ -113,7 +112,7 @@ def test_only_counterexample_is_an_exact_zero_risk_learner_independently():
 
 
 def _sym():
-    from proofkit.numerics.backend import SYM
+    from proofkit.families import SYM
 
     return SYM
 
@@ -126,12 +125,12 @@ def test_only_certificate_can_fail():
     X = np.array([[float(v) for v in row] for row in rec["witness"]])
     args = (pr.learned, rec["learned_params"], pr.true, rec["true_params"], pr.support, pr.lengths,
             pr.activation, X)
-    assert certify(*args)[0]
+    assert args[0].exact_zero_risk(*args[1:])[0]
     bad = list(rec["learned_params"])
     bad[-1] = str(sp.Rational(bad[-1]) + sp.Rational(1, 10**30))  # off the zero-risk set by 1e-30
-    assert not certify(pr.learned, bad, *args[2:])[0]
+    assert not pr.learned.exact_zero_risk(bad, *args[2:])[0]
     # the true model itself has zero risk but no gap: not a counterexample
-    assert not certify(pr.learned, rec["true_params"], *args[2:])[0]
+    assert not pr.learned.exact_zero_risk(rec["true_params"], *args[2:])[0]
 
 
 def test_projection_lands_on_the_exact_zero_risk_set():
@@ -141,13 +140,13 @@ def test_projection_lands_on_the_exact_zero_risk_set():
     X = np.array([[1.0]])
     rounded = ["0.1", "-5", "-5.5", "3", "-5", "1", "-4.5"]
     rounded[2] = "-5.4"  # break one equation
-    assert not certify(pr.learned, rounded, pr.true, true, pr.support, pr.lengths, pr.activation, X)[0]
-    exact = project(pr.learned, rounded, pr.true, true, pr.support, pr.lengths)
+    assert not pr.learned.exact_zero_risk(rounded, pr.true, true, pr.support, pr.lengths, pr.activation, X)[0]
+    exact = pr.learned.project_zero_risk(rounded, pr.true, true, pr.support, pr.lengths)
     assert exact is not None and exact[0] == "0.1"
-    assert certify(pr.learned, exact, pr.true, true, pr.support, pr.lengths, pr.activation, X)[0]
+    assert pr.learned.exact_zero_risk(exact, pr.true, true, pr.support, pr.lengths, pr.activation, X)[0]
     # under ALL(3) the same A cannot be completed: A is pinned to B
     pa = _problem({"n": 1, "m": 1, "learned_dim": 1})
-    assert project(pa.learned, rounded, pa.true, true, pa.support, pa.lengths) is None
+    assert pa.learned.project_zero_risk(rounded, pa.true, true, pa.support, pa.lengths) is None
 
 
 def test_relu_certificate_needs_dead_logits():
@@ -159,13 +158,14 @@ def test_relu_certificate_needs_dead_logits():
     good = list(true)
     good[-2] = "-21"
     args = (pr.true, true, pr.support, pr.lengths, pr.activation, X)
-    ok, how = certify(pr.learned, good, *args)
+    ok, how = pr.learned.exact_zero_risk(good, *args)
     assert ok and "output gap at the witness = 3/7" in how, how
     bad = list(true)
     bad[-2] = "30"
-    assert not certify(pr.learned, bad, *args)[0]
+    assert not pr.learned.exact_zero_risk(bad, *args)[0]
     sig = _problem({"family": "hinge", "n": 1, "m": 1, "learned_dim": 1})  # sigmoid: logits must agree
-    assert not certify(sig.learned, good, sig.true, true, sig.support, sig.lengths, sig.activation, X)[0]
+    assert not sig.learned.exact_zero_risk(good, sig.true, true, sig.support, sig.lengths, sig.activation,
+                                           X)[0]
 
 
 def test_exact_claim_is_inconclusive_for_a_relu_readout():

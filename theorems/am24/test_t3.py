@@ -11,14 +11,15 @@ import pytest
 import sympy as sp
 
 from proofkit import Verdict, checked, falsified, registry, replay
-from proofkit.families.readout import (
+from proofkit.families import (
+    EFFORT,
     generalizes_at,
+    max_preactivation,
     polynomial_kernel,
     polytope_max,
     vector_generalizes_at,
     vector_polynomial_kernel,
 )
-from proofkit.families.readout_search import EFFORT, max_preactivation
 
 TID = "AM24.T3"
 SEARCH = "every zero-risk learner generalizes (exact witness search)"

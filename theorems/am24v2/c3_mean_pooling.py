@@ -38,8 +38,7 @@ from proofkit import (
     param_T,
     supp,
 )
-from proofkit.families.instances import deep_sets_true_params, hinge_knots
-from proofkit.families.meanpool import MeanPoolDeepSets, MeanPoolHingeDeepSets
+from proofkit.families import MeanPoolDeepSets, MeanPoolHingeDeepSets, deep_sets_true_params, hinge_knots
 
 m, k, kt = Symbol("m"), Symbol("k"), Symbol("kt")
 A = MatrixSymbol("A", m, kt)

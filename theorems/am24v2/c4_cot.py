@@ -32,6 +32,7 @@ from proofkit import (
     predicate,
     undecided,
 )
+from proofkit.families import constant_token_trajectories, final_states, tent
 
 
 def paper_claim(p: Mapping[str, Any]) -> Evidence:
@@ -40,14 +41,6 @@ def paper_claim(p: Mapping[str, Any]) -> Evidence:
                      "supervised) and no support condition, so there is no statement to check; see the two "
                      "derived proxies below (non-authoritative)", method=Method.EXACT,
                      domain="nothing: the statement is not given")
-
-
-def bump(h: Fr, lo: Fr, hi: Fr) -> Fr:
-    """A tent of height 1 on (lo, hi), zero elsewhere (exact rationals)."""
-    if h <= lo or h >= hi:
-        return Fr(0)
-    mid = (lo + hi) / 2
-    return 1 - abs(h - mid) / (mid - lo)
 
 
 #: the contractive proxy's test sequences: constant tokens x from h_0 (every pair of these)
@@ -69,21 +62,13 @@ def contractive_proxy(p: Mapping[str, Any]) -> Evidence:
     if outside:
         return fails(Method.EXACT, f"g maps a corner outside [0, 2]: {outside}", domain=domain,
                      residual=outside[0])
-    gt = lambda h, x: g(h, x) + bump(h, Fr(2), Fr(3))  # noqa: E731
-
-    def cases():
-        for h0 in H0S:
-            for x in XS:
-                h = ht = h0
-                for t in range(1, L + 1):
-                    h, ht = g(h, x), gt(ht, x)
-                    yield h0, x, t, h, ht
+    gt = lambda h, x: g(h, x) + tent(h, Fr(2), Fr(3))  # noqa: E731
 
     def agrees(case: tuple[Fr, Fr, int, Fr, Fr]) -> str | None:
         h0, x, t, h, ht = case
         return None if h == ht else f"h_0 = {h0}, x = {x}, length {t}: h = {h}, h~ = {ht}"
 
-    return forall(cases(), agrees, method=Method.EXACT, domain=domain,
+    return forall(constant_token_trajectories(g, gt, H0S, XS, L), agrees, method=Method.EXACT, domain=domain,
                   detail=f"proxy (derived, not the paper's theorem): g(h, x) = h/2 + x maps the corners of "
                          f"[0,2]x[0,1] to {[str(c) for c in corners]}, inside [0,2] (g affine, so [0,2] is "
                          "invariant), hence g~ = g on the visited set [0,2]x[0,1] gives h~_t = h_t at every "
@@ -96,18 +81,16 @@ def accumulating_proxy(p: Mapping[str, Any]) -> Evidence:
     h_{t-1} <= T - 1. g~ = g + tent on (T - 1, T + 1) has zero CoT risk but errs at length T + 1."""
     T = p["T"]
     g = lambda h, x: h + x  # noqa: E731
-    gt = lambda h, x: g(h, x) + bump(h, Fr(T - 1), Fr(T + 1))  # noqa: E731
+    gt = lambda h, x: g(h, x) + tent(h, Fr(T - 1), Fr(T + 1))  # noqa: E731
     domain = (f"T = {T}: the tent learner g~ = g + tent on ({T - 1}, {T + 1}), all-ones tokens at length "
               f"{T + 1}")
     # zero CoT risk: every visited (h_{t-1}, x_t) with t <= T has h_{t-1} in [0, T-1], where the tent is 0
-    # (by construction: bump is 0 on h <= lo); the grid of step 1/4 there re-checks it
-    train_risk = max(bump(Fr(k, 4), Fr(T - 1), Fr(T + 1)) for k in range(0, 4 * (T - 1) + 1))
+    # (by construction: the tent is 0 on h <= lo); the grid of step 1/4 there re-checks it
+    train_risk = max(tent(Fr(k, 4), Fr(T - 1), Fr(T + 1)) for k in range(0, 4 * (T - 1) + 1))
     if train_risk != 0:
         return undecided(f"the tent learner has CoT risk {train_risk} on the visited states",
                          method=Method.EXACT, domain=domain, residual=str(train_risk))
-    h = ht = Fr(0)
-    for _ in range(T + 1):  # all-ones tokens
-        h, ht = g(h, Fr(1)), gt(ht, Fr(1))
+    h, ht = final_states(g, gt, Fr(0), [Fr(1)] * (T + 1))  # all-ones tokens
     gap = abs(h - ht)
     if gap == 0:
         return holds(Method.EXACT, domain, count=1, residual="0")
@@ -123,7 +106,7 @@ def accumulating_proxy(p: Mapping[str, Any]) -> Evidence:
 
 def control_bump_inside(p: Mapping[str, Any]) -> Evidence:
     """Control: a tent inside the visited set [0, 2] keeps zero CoT risk (false)."""
-    risk = bump(Fr(1), Fr(0), Fr(2))  # at the training point h_0 = 1
+    risk = tent(Fr(1), Fr(0), Fr(2))  # at the training point h_0 = 1
     domain = "the training point h_0 = 1"
     if risk == 0:
         return holds(Method.EXACT, domain, count=1, residual="0")

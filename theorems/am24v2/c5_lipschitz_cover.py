@@ -33,9 +33,8 @@ from proofkit import (
     function,
     holds,
 )
-from proofkit.families import DeepSets
+from proofkit.families import DeepSets, MeanPoolDeepSets
 from proofkit.families import lipschitz as lip
-from proofkit.families.meanpool import MeanPoolDeepSets
 
 TRUE_THETA = np.array([0.7, 0.45, -0.8])  # (a, lam, b), off the net; chosen here
 
@@ -111,12 +110,7 @@ def _lip_sweep(family: Any, p: Mapping[str, Any]) -> dict[int, float]:
     (max row sum of |d logit / d theta|) at each length, at the AM24.T1 true model."""
     theta = np.array([1.0, 0.4, -0.2, 0.9, 1.0, -0.5, 0.3, 0.8, -0.7, 0.2, 0.1, -0.2, 0.05,
                       0.6, -0.4, 0.9, -0.3, 0.7, 0.5, -0.2, 0.1])
-    rng = np.random.default_rng(p["seed"])
-    out = {}
-    for t in SWEEP_LENGTHS:
-        J = family.jacobian(theta, rng.random((32, t, 2)))
-        out[t] = float(np.abs(J).sum(axis=2).max())
-    return out
+    return lip.sampled_parameter_lipschitz(family, theta, SWEEP_LENGTHS, np.random.default_rng(p["seed"]))
 
 
 def lipschitz_sweep(family: Any, label: str) -> Callable[[Mapping[str, Any]], Evidence]:

@@ -34,7 +34,6 @@ from proofkit import (
     undecided,
 )
 from proofkit.families import paperstyle as ps
-from proofkit.numerics.backend import MP
 
 TEACHER = {"A": np.array([[1.5, -0.7], [0.4, 1.2]]), "Lam": np.array([[0.6, -0.3], [0.2, 0.5]]),
            "B": np.array([[1.0, 0.5], [-0.3, 0.8]])}
@@ -110,11 +109,7 @@ def proofkit_side(p: Mapping[str, Any], bound: str = "1e-80") -> Evidence:
         rng = np.random.default_rng(p["seed"] + 7)
         mse = {}
         for t in LENGTHS:
-            X = MP.asarray(rng.random((16, t, 2)))
-            zh = prob.learned.logits(res.theta, X, MP)
-            zf = prob.true.logits(prob.true_theta(MP), X, MP)
-            d = [1 / (1 + mp.exp(-a)) - 1 / (1 + mp.exp(-b)) for a, b in zip(zh.ravel(), zf.ravel())]
-            mse[t] = mp.fsum(x * x for x in d) / len(d)
+            mse[t] = prob.output_mse(res.theta, rng.random((16, t, 2)))
         worst = max(mse.values())
         detail = (f"training residual {mp.nstr(res.residual, 3)}; test MSE of sigmoid outputs per length: "
                   + ", ".join(f"t={t}: {mp.nstr(v, 3)}" for t, v in mse.items()) + f"; max vs {bound} "

@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from proofkit import Support, Verdict, checked, falsified, registry, replay
-from proofkit.families.deepsets import HingeDeepSets
-from proofkit.families.meanpool import MeanPoolHingeDeepSets
+from proofkit.families import HingeDeepSets, MeanPoolHingeDeepSets
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -37,21 +37,10 @@ from proofkit import (
     holds,
     undecided,
 )
-from proofkit.crasp.language import analysis
-from proofkit.crasp.search.enumerate import Fragment, search_all
-from proofkit.crasp.search.learners import occam
-from proofkit.crasp.semantics.truth import CounterTruth, exhaustive_check
-from proofkit.crasp.tasks.checks import length_for, strings_domain
-from proofkit.crasp.tasks.library import load_index
-from proofkit.crasp.theory.morphism import (
-    REDUCTIONS,
-    Preimage,
-    check_preimage,
-    check_transform,
-    morphism,
-    resolve,
-    transform,
-)
+from proofkit.crasp.search import Fragment, occam, search_all
+from proofkit.crasp.semantics import CounterTruth, exhaustive_check
+from proofkit.crasp.tasks import length_for, load_index, strings_domain
+from proofkit.crasp.theory import REDUCTIONS, Preimage, check_preimage, morphism, resolve, transform_cases
 
 L_lang, L_prime, F_frag, h_morph = (sp.Symbol(n) for n in ("L", "L'", "F", "h"))
 preimage = function("preimage", "h^-1(L) = {w : h(w) in L}, the inverse image of L under the morphism h")
@@ -182,22 +171,15 @@ def tomita5_intersection(p):
 def transformer(p):
     """Lemma 42's construction (morphism.transform) on every library program over <= 3 letters."""
     programs, _ = load_index(PROGRAMS)
-    done, strings, n = 0, 0, p["transform_len"]
-    for e in programs:
-        A = e.program.alphabet
-        if len(A) > 3:
-            continue
-        for images in ({"x": [A[0], A[-1], A[0]], "y": [A[-1], A[-1], A[0]]}, {"x": [A[-1]], "y": [A[0]]},
-                       {"x": [A[0], A[-1]], "y": [A[-1], A[0]]}):
-            h = morphism(images, "xy", A)
-            c = check_transform(e.program, h, n)
-            f1, f2 = analysis.fragment(e.program), analysis.fragment(transform(e.program, h))
-            if not c.holds or not set(f2.strip("[]").split(",")) - {""} <= set(f1.strip("[]").split(",")):
-                return fails(Method.ENUMERATION, f"{e.file} with h = {h.text()}: fragments {f1} -> {f2}"
-                             + ("" if c.holds else f", differs at w = {c.witness!r}"),
-                             domain=TRANSFORM_DOMAIN.format(n=n), residual=e.file, detail=c.how())
-            done += 1
-            strings += c.strings
+    n = p["transform_len"]
+    cases = transform_cases(programs, n, max_letters=3)
+    bad = next((c for c in cases if not c.ok), None)
+    if bad is not None:
+        differs = "" if bad.check.holds else f", differs at w = {bad.check.witness!r}"
+        return fails(Method.ENUMERATION, f"{bad.file} with h = {bad.morphism}: fragments {bad.fragment} -> "
+                     f"{bad.image_fragment}{differs}",
+                     domain=TRANSFORM_DOMAIN.format(n=n), residual=bad.file, detail=bad.check.how())
+    done, strings = len(cases), sum(c.check.strings for c in cases)
     return holds(Method.ENUMERATION, TRANSFORM_DOMAIN.format(n=n) + f" ({done} pairs x strings)",
                  count=strings, residual=f"{done} (program, morphism) pairs",
                  detail=f"transform(P, h) accepts w iff P accepts h(w) on every string of length <= {n} "

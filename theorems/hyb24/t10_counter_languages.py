@@ -16,7 +16,7 @@ from proofkit import (
     Verdict,
     function,
 )
-from proofkit.crasp.tasks.checks import agreement, rows_match
+from proofkit.crasp.tasks import agreement, rows_match
 
 depth = function("depth", "largest nesting depth of counts a program of the fragment may use (a count of a "
                           "counted predicate has depth 2)")

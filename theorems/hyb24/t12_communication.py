@@ -3,7 +3,6 @@
 
 from pathlib import Path
 
-import numpy as np
 import sympy as sp
 
 from proofkit import (
@@ -24,10 +23,9 @@ from proofkit import (
     rows,
     undecided,
 )
-from proofkit.crasp.communication import comm
-from proofkit.crasp.communication.protocol import protocol_table
-from proofkit.crasp.tasks.checks import length_for, rows_match
-from proofkit.crasp.tasks.library import load_index
+from proofkit.crasp.communication import comm, protocol_summaries
+from proofkit.crasp.tasks import library_rows, load_index
+from proofkit.crasp.theory import half_language
 
 N = sp.Symbol("N", integer=True, positive=True)
 C, c_prec = sp.Symbol("C", positive=True), sp.Symbol("c_p", positive=True)
@@ -46,36 +44,22 @@ def library_bound(p):
     """Evidence: the program-level bound (derived here, not in the paper) for every library program,
     rows_P(N) <= (N+1)^K_u * prod 2^min(tau, N), at every N of the range (exact rows)."""
     programs, _ = load_index(PROGRAMS)
-    lines, pairs = [], 0
-    for e in programs:
-        top = max(1, length_for(len(e.program.alphabet), 2 * p["N"]) // 2)
-        ev = rows_match(PROGRAMS, e.file, range(1, top + 1))
-        if ev.outcome != "holds":
-            return ev
-        lines.append(f"{e.file}: {ev.residual}")
-        pairs += ev.domain.count or 0
+    results = library_rows(PROGRAMS, p["N"])
+    bad = next((ev for _, ev in results if ev.outcome != "holds"), None)
+    if bad is not None:
+        return bad
+    lines = [f"{file}: {ev.residual}" for file, ev in results]
+    pairs = sum(ev.domain.count or 0 for _, ev in results)
     return holds(Method.ENUMERATION, f"{len(programs)} library programs, binary N = 1..{p['N']} (other "
                  f"alphabets: the same string count), all strings of length 2N at each N", count=pairs,
                  residual=f"{len(programs)} programs",
                  detail="exact rows vs bound over (program, N) pairs; " + "; ".join(lines))
 
 
-def half_language(X):
-    """L_half = {x : x_j = x_{2j} for all j <= |x|/2} (psi(i, j) = [i = 2j]: not translation-invariant)."""
-    B, n = X.shape
-    out = np.ones((B, n + 1), dtype=bool)
-    ok = np.ones(B, dtype=bool)
-    for i in range(1, n + 1):  # prefix of length i gains the constraint x_{i/2} = x_i when i is even
-        if i % 2 == 0:
-            ok &= X[:, i // 2 - 1] == X[:, i - 1]
-        out[:, i] = ok
-    return out
-
-
 def nonlocal_rows(p):
     """Evidence: exact rows of L_half equal 2^ceil(N/2) + 1 (2 at N = 1) at every N of the range."""
     Ns = range(1, p["N"] + 1)
-    got = [comm.rows(half_language, 2, N) for N in Ns]
+    got = [comm.rows(half_language, 2, N) for N in Ns]  # psi(i, j) = [i = 2j]
     want = [2 if N == 1 else 2 ** -(-N // 2) + 1 for N in Ns]
     domain = f"L_half at N = 1..{p['N']}, every binary string of length 2N"
     off = next(((N, g, w) for N, g, w in zip(Ns, got, want) if g != w), None)
@@ -114,17 +98,13 @@ def protocol_simulation(p):
     top = p["protocol_N"]
     domain = (f"{len(PROTOCOL_FILES)} compiled library programs, every binary x, y with |x| = |y| = N, "
               f"N = 1..{top}")
-    lines, pairs = [], 0
-    for file in PROTOCOL_FILES:
-        t = protocol_table(entries[file].program, range(1, top + 1))
-        pairs += sum(r["pairs"] for r in t["table"])
-        ok = t["exact"] and t["compressible"] and all(r["within_bound"] for r in t["table"])
-        bits = [r["max_bits"] for r in t["table"]]
-        if not ok:
-            return fails(Method.EXACT, f"{file}: protocol not exact or over its bound ({t['reasons']})",
-                         domain=domain, residual=file)
-        lines.append(f"{file}: bits {bits}, C_layout {t.get('C_layout', float('nan')):.2f}")
-    return holds(Method.ENUMERATION, domain + " ((program, x, y) triples)", count=pairs,
+    sums = protocol_summaries([(file, entries[file].program) for file in PROTOCOL_FILES], range(1, top + 1))
+    bad = next((s for s in sums if not s.ok), None)
+    if bad is not None:
+        return fails(Method.EXACT, f"{bad.name}: protocol not exact or over its bound ({bad.reasons})",
+                     domain=domain, residual=bad.name)
+    lines = [f"{s.name}: bits {s.max_bits}, C_layout {s.C_layout:.2f}" for s in sums]
+    return holds(Method.ENUMERATION, domain + " ((program, x, y) triples)", count=sum(s.pairs for s in sums),
                  residual=f"{len(lines)} programs",
                  detail=f"exact reconstruction of every activation over all binary x, y with |x| = |y| <= "
                         f"{top}; " + "; ".join(lines))

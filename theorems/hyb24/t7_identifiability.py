@@ -32,18 +32,12 @@ from proofkit import (
     holds,
     predicate,
 )
-from proofkit.crasp.compilation.checking import check_against
-from proofkit.crasp.compilation.compiler import compile_program
-from proofkit.crasp.compilation.forward import run
-from proofkit.crasp.compilation.variants import reference
-from proofkit.crasp.language import analysis
-from proofkit.crasp.language.parser import parse
-from proofkit.crasp.semantics.vector import accepts_prefixes, all_strings
-from proofkit.crasp.tasks.checks import length_for
-from proofkit.crasp.tasks.library import load_index
+from proofkit.crasp.semantics import labelled_strings
+from proofkit.crasp.tasks import length_for, load_index
+from proofkit.crasp.theory import agrees_on_powers, length_predicate_failure, maj2
+from proofkit.crasp.theory import drop_families as df
+from proofkit.crasp.theory import library_weights as lw
 from proofkit.crasp.theory import limits as lim
-from proofkit.crasp.theory import maj2
-from proofkit.crasp.theory import network_weights as nw
 
 f_target = sp.Symbol("f")
 GeneralizesInTheLimit = predicate("GeneralizesInTheLimit", "every run of the Inference Procedure (Def. 6: "
@@ -54,33 +48,21 @@ FixedPrecision = predicate("FixedPrecision", "parameters are represented at a fi
 PROGRAMS = Path(__file__).parent / "programs"
 AB = ("a", "b")
 T7 = "consistent with Theorem 7"
-
-
-def _maj():
-    return lim.program_fn(lim.majority())
-
-
-def _window_profile(D_max):
-    """D -> Disagreement of W_D vs MAJORITY on Sigma^{<=D+1} (exhaustive)."""
-    maj = _maj()
-    out = {}
-    for D in range(1, D_max + 1):
-        w = lim.program_fn(parse(lim.window_majority_text(D), f"W{D}"))
-        out[D] = lim.first_disagreement(w, maj, AB, D + 1)
-    return out
+OFFSETS = range(0, 21)
+SCHEDULES = {"t(n) = n": lambda n: n, "t(n) = floor(n/2)": lambda n: n // 2,
+             "t(n) = floor(log2 n)": lambda n: max(n.bit_length() - 1, 0)}
 
 
 def window_family(p):
     """Drop Local: W_D = MAJORITY on Sigma^{<=D}, differs at D + 1; for D in (n, 2n) fits n, fails by 2n."""
     n_max = p["n_max"]
-    prof = _window_profile(2 * n_max - 1)
+    prof = df.window_profile(2 * n_max - 1)
     domain = f"D = 1..{2 * n_max - 1}, every string over {{a, b}} of length <= D + 1 at every prefix"
     for D, d in prof.items():
         if d.length != D + 1:
             return fails(Method.ENUMERATION, f"D = {D}: W_{D} vs MAJORITY: first disagreement {d.word!r}",
                          domain=domain, count=len(prof), residual=f"D={D}: {d.word}")
-    pairs = [(n, D) for n in range(1, n_max + 1) for D in range(n + 1, 2 * n)]
-    bad = [(n, D) for n, D in pairs if not (prof[D].length > n and prof[D].length <= 2 * n)]
+    pairs, bad = df.fit_fail_pairs(prof, n_max)
     if bad:
         return fails(Method.ENUMERATION, f"(n, D) = {bad[0]} does not fit n or does not fail by 2n",
                      domain=domain, count=len(prof), residual=str(bad[0]))
@@ -97,16 +79,14 @@ def window_family(p):
 
 def trigger_family(p):
     """Drop Local (trigger): f_D = MAJORITY on Sigma^{<=D}, smallest difference a^{D+1}."""
-    maj = _maj()
     top = 2 * p["n_max"]
     domain = f"D = 1..{top}, every string over {{a, b}} of length <= D + 1 at every prefix"
-    rows = []
-    for D in range(1, top + 1):
-        d = lim.first_disagreement(lim.program_fn(parse(lim.trigger_text(D), f"f{D}")), maj, AB, D + 1)
+    prof = df.trigger_profile(top)
+    for D, d in prof.items():
         if d.length != D + 1:
             return fails(Method.ENUMERATION, f"D = {D}: f_{D} vs MAJORITY: first disagreement {d.word!r}",
                          domain=domain, count=top, residual=f"D={D}")
-        rows.append(f"f_{D}: a^{D + 1}" if d.word == "a" * (D + 1) else f"f_{D}: {d.word}")
+    rows = [f"f_{D}: a^{D + 1}" if d.word == "a" * (D + 1) else f"f_{D}: {d.word}" for D, d in prof.items()]
     return holds(Method.ENUMERATION, domain, count=top, residual=f"D = 1..{top}",
                  detail="exhaustive, exact: f_D = MAJORITY xor [exists j: i - j = D and w_j = a] "
                         "(C-RASP[local] text, locality D) equals MAJORITY on all strings of length <= D and "
@@ -116,35 +96,18 @@ def trigger_family(p):
 
 def regularizer_demo(p):
     """R_minus vs R on the compiled networks of MAJORITY and f_D, D in (n, 2n], at context N = 2n."""
-    n = p["n_max"]
-    N = 2 * n
-    maj_net = compile_program(lim.majority())
-    r_maj = nw.regularizer(maj_net, N)
-    comps, terms, lines = {}, {}, [f"MAJORITY: R_minus {r_maj[0]:.4f}, R {r_maj[1]:.4f}"]
-    for D in range(n + 1, N + 1):
-        prog = parse(lim.trigger_text(D), f"f{D}")
-        net = compile_program(prog)
-        comps[D] = nw.regularizer_components(net)
-        terms[D] = nw.locality_term(net, N)
-        r = nw.regularizer(net, N)
-        fail = lim.first_disagreement(lim.program_fn(prog), _maj(), AB, N).length
-        lines.append(f"f_{D}: R_minus {r[0]:.4f}, (8) {terms[D]}, R {r[1]:.4f}, first failure vs MAJORITY "
-                     f"{fail if fail is not None else f'> {N}'}")
-    same = all(c == comps[N] for c in comps.values())
-    beta2 = Fraction(comps[N]["phi_abs_sum"]) ** 2   # the single phi value, read from the weights
-    charge = all(terms[D] == beta2 for D in range(n + 1, N)) and terms[N] == 0
-    # compiled networks (not only the programs): H_{n+1} fits Sigma^{<=net_len}, fails on a^{n+2}
-    h = compile_program(parse(lim.trigger_text(n + 1), "fn1"))
-    ref = reference(lim.majority())
-    fits = check_against(h, ref, min(n, p["net_len"])) is None
-    wit = tuple("a" * (n + 2))
-    fails_at = run(h, h.encode(wit))[-1] != ref(wit)[-1]
+    s = df.offset_penalty_study(p["n_max"], p["net_len"])
+    n, N, beta2, fit = s.n, s.context, s.beta_sq, s.fit_len
+    lines = [f"MAJORITY: R_minus {s.majority[0]:.4f}, R {s.majority[1]:.4f}"]
+    lines += [f"f_{r.D}: R_minus {r.regularizer[0]:.4f}, (8) {r.locality_term}, R {r.regularizer[1]:.4f}, "
+              f"first failure vs MAJORITY {r.first_failure if r.first_failure is not None else f'> {N}'}"
+              for r in s.rows]
     domain = (f"the compiled networks of f_D, D = {n + 1}..{N}, at context N = {N} (exact components), and "
-              f"of f_{n + 1} on every string of length <= {min(n, p['net_len'])} and on a^{n + 2}")
-    if not (same and charge and fits and fails_at):
-        return fails(Method.EXACT, f"same={same}, charge={charge}, fits={fits}, fails={fails_at}",
-                     domain=domain, count=N - n, residual=f"same={same}, charge={charge}, fits={fits}, "
-                     f"fails={fails_at}", detail="; ".join(lines))
+              f"of f_{n + 1} on every string of length <= {fit} and on a^{n + 2}")
+    if not s.ok:
+        flags = (f"same={s.components_equal}, charge={s.charges_inside}, fits={s.fits}, "
+                 f"fails={s.fails_at_witness}")
+        return fails(Method.EXACT, flags, domain=domain, count=N - n, residual=flags, detail="; ".join(lines))
     return holds(
         Method.EXACT, domain, count=N - n,
         residual=f"R_minus constant, (8) = {beta2} for D < {N}, 0 at D = {N}",
@@ -154,7 +117,7 @@ def regularizer_demo(p):
         f"(correct up to length {N}) over f_{n + 1} (fails at {n + 2}); the (8)-type term "
         f"sum_c<N phi(c)^2 charges "
         f"beta^2 = {beta2} exactly when the offset D < N is inside the context. The compiled network of "
-        f"f_{n + 1} equals MAJORITY on every string of length <= {min(n, p['net_len'])} (exact run) and "
+        f"f_{n + 1} equals MAJORITY on every string of length <= {fit} (exact run) and "
         f"misclassifies a^{n + 2}. Computed: a proxy of R (our reading of Def. 5, reconstructed) and the "
         f"Lemma-47 image of term (8). Illustrative of Lemma 17's mechanism within one architecture: "
         f"MAJORITY's own network has the smaller R_minus, so this is not a claim about what the "
@@ -164,28 +127,20 @@ def regularizer_demo(p):
 
 def threshold_family(p):
     """Drop Periodic: g_{n0} = MAJORITY xor [i >= n0] agrees below n0, differs at n0."""
-    maj = _maj()
     top = p["n0_max"]
     domain = (f"n0 = 1..{top}, every string over {{a, b}} of length <= n0 (the C-RASP[] encoding: <= "
               f"min(n0 + 2, 16))")
-    rows, weights = [], []
-    for n0 in range(1, top + 1):
-        direct = lim.length_shift(maj, n0)
-        d = lim.first_disagreement(direct, maj, AB, n0)
-        prog = parse(lim.threshold_text(n0), f"g{n0}")
-        enc = lim.first_disagreement(lim.program_fn(prog), direct, AB, min(n0 + 2, 16))
-        X = all_strings(2, n0)
-        every = bool((direct(X)[:, n0] != maj(X)[:, n0]).all())
-        if d.length != n0 or enc.word is not None or not every:
-            return fails(Method.ENUMERATION, f"n0 = {n0}: g_{n0}: first difference {d.word!r}, encoding "
-                         f"{enc.word!r}", domain=domain, count=top, residual=f"n0={n0}")
-        rows.append(d.word)
-    for n0 in (2, 4, 8, 16):
-        weights.append(f"{n0}: {nw.max_abs_weight(compile_program(parse(lim.threshold_text(n0))))}")
+    rows = df.threshold_profile(top)
+    bad = next((r for r in rows if not r.ok), None)
+    if bad is not None:
+        return fails(Method.ENUMERATION, f"n0 = {bad.n0}: g_{bad.n0}: first difference {bad.first.word!r}, "
+                     f"encoding {bad.encoding.word!r}", domain=domain, count=top, residual=f"n0={bad.n0}")
+    weights = [f"{n0}: {w}" for n0, w in df.threshold_weights((2, 4, 8, 16)).items()]
+    first, last = rows[0].first.word, rows[-1].first.word
     return holds(Method.ENUMERATION, domain, count=top, residual=f"n0 = 1..{top}",
                  detail="exhaustive, exact: g_n0 agrees with MAJORITY on every string of length < n0 and "
-                        f"differs on every string of length n0 (smallest witnesses a^n0: {rows[0]!r} .. "
-                        f"{rows[-1]!r}). Finding: g_n0 is also C-RASP[] (P := #true >= n0; checked equal on "
+                        f"differs on every string of length n0 (smallest witnesses a^n0: {first!r} .. "
+                        f"{last!r}). Finding: g_n0 is also C-RASP[] (P := #true >= n0; checked equal on "
                         "Sigma^{<=n0+2}), so it IS a NoPE Limit Transformer; what grows is the constant: "
                         f"largest compiled weight per n0 = {', '.join(weights)}. With an arbitrary "
                         "(non-periodic) p_i = [i >= n0] the same family would have bounded norms (stated, "
@@ -194,39 +149,29 @@ def threshold_family(p):
 
 def precision_family(p):
     """App. D.2: minimal distinguishing length of f_alpha, f_beta; formula = brute force; table; 2^p bound."""
-    F = Fraction
     pb = p["precision_p"]
-    grid4 = [F(i, 16) for i in range(17)]
     domain = (f"every pair alpha < beta on the 1/16 grid of [0, 1] under '>' and '>=' (strings of length "
               f"<= 16), beta - alpha = 2^-m at alpha = 1/3 for m = 1..16, and every pair of the 2^-p grid "
               f"for p = 0..{pb}")
-    checked = 0
-    for strict in (True, False):
-        for i, a in enumerate(grid4):
-            for b in grid4[i + 1:]:
-                L = lim.min_distinguishing_length(a, b, strict)
-                if lim.brute_distinguishing_length(a, b, 16, strict) != L:
-                    return fails(Method.EXACT, f"({a}, {b}): formula {L} differs from brute force",
-                                 domain=domain, residual=f"({a}, {b})")
-                checked += 1
-    table = []
-    for m in range(1, 17):
-        table.append((m, lim.min_distinguishing_length(F(1, 3), F(1, 3) + F(1, 2**m))))
+    formula = lim.formula_vs_brute(16, 16)
+    checked = formula.checked
+    if formula.mismatch is not None:
+        a, b, L = formula.mismatch
+        return fails(Method.EXACT, f"({a}, {b}): formula {L} differs from brute force", domain=domain,
+                     residual=f"({a}, {b})")
+    table = lim.distinguishing_growth(Fraction(1, 3), range(1, 17))
     grows = all(x[1] <= y[1] for x, y in zip(table, table[1:])) and table[-1][1] > 2**14
-    bounds, grid_pairs = [], 0
-    for q in range(pb + 1):
-        pairs, worst, bad = lim.grid_bound(q)
-        pairs2, worst2, bad2 = lim.grid_bound(q, strict=False)
-        if bad or bad2:
-            return fails(Method.EXACT, f"p = {q}: L* > 2^{q} for the pair {bad or bad2}", domain=domain,
-                         residual=f"p={q}: {bad or bad2}")
-        grid_pairs += pairs + pairs2
-        bounds.append(f"p={q}: {pairs} pairs, max L* {worst} (= 2^p: {worst == 2**q})")
+    grids = lim.grid_bounds(pb)
+    bad = next((g for g in grids if g.violation), None)
+    if bad is not None:
+        return fails(Method.EXACT, f"p = {bad.p}: L* > 2^{bad.p} for the pair {bad.violation}", domain=domain,
+                     residual=f"p={bad.p}: {bad.violation}")
+    bounds = [f"p={g.p}: {g.pairs} pairs, max L* {g.worst} (= 2^p: {g.worst == 2**g.p})" for g in grids]
     if not grows:
         return fails(Method.EXACT, f"L* does not grow as beta -> alpha: {table}", domain=domain,
                      residual=str(table))
     tab = ", ".join(f"2^-{m}: {L}" for m, L in table)
-    return holds(Method.EXACT, domain, count=checked + len(table) + grid_pairs,
+    return holds(Method.EXACT, domain, count=checked + len(table) + sum(g.pairs_both for g in grids),
                  residual=f"L*(1/3, 1/3 + 2^-16) = {table[-1][1]}",
                  detail="exact (Fractions): L*(alpha, beta) = min{L : exists k in 0..L, alpha < k/L <= "
                         "beta} equals the brute-force minimum over all strings of length <= 16 for all "
@@ -236,58 +181,28 @@ def precision_family(p):
                         "unbounded parameter precision defeats identification)")
 
 
-def _offset_runs(fragment, max_len, check=None):
-    """Every library program of the fragment: compiled (default encoding), optional structural check, and
-    exact runs at offsets 0..20 against the interpreter; (failure text or None, programs done, cases)."""
-    done, cases = [], 0
-    for e in load_index(PROGRAMS)[0]:
-        if analysis.fragment(e.program) != fragment:
-            continue
-        net = compile_program(e.program)
-        if check is not None and (bad := check(e, net)) is not None:
-            return bad, done, cases
-        n = max_len(len(e.program.alphabet))
-        bad = nw.offset_mismatch(net, reference(e.program), n, OFFSETS)
-        if bad is not None:
-            return f"{e.file} offset {bad[0]}: {bad[1]}", done, cases
-        done.append(f"{e.file} (<= {n})")
-        cases += len(OFFSETS) * sum(len(e.program.alphabet) ** i for i in range(n + 1))
-    return None, done, cases
-
-
-OFFSETS = range(0, 21)
-
-
-def _nope_structure(e, net):
-    zero_p = all(not v for vec in net.pos for v in vec.values())
-    zero_phi = not any(v for ph in nw.phi_table(net) for v in ph.values())
-    if not (zero_p and zero_phi and net.is_nope()):
-        return f"{e.file}: p = 0 {zero_p}, phi = 0 {zero_phi}"
-    return None
-
-
 def nope_offsets(p):
     """C18: compiled C-RASP[] programs have p = 0 and phi = 0 and equal outputs at offsets 0..20."""
     domain = ("every C-RASP[] library program: its compiled weights, and every string of length <= n at "
               f"every prefix at each offset 0..20 (binary n = {p['c18_len']}; other alphabets: the same "
               "string count) ((offset, string) cases)")
-    bad, done, cases = _offset_runs("[]", lambda k: length_for(k, p["c18_len"]), _nope_structure)
-    if bad is not None:
-        return fails(Method.ENUMERATION, bad, domain=domain, residual=bad.split(":")[0])
-    return holds(Method.ENUMERATION, domain, count=cases, residual=f"{len(done)} programs",
+    r = lw.offset_runs(load_index(PROGRAMS)[0], "[]", lambda k: length_for(k, p["c18_len"]), OFFSETS,
+                       require_nope=True)
+    if r.failure is not None:
+        return fails(Method.ENUMERATION, r.failure, domain=domain, residual=r.failure.split(":")[0])
+    return holds(Method.ENUMERATION, domain, count=r.cases, residual=f"{len(r.done)} programs",
                  detail="exact: every C-RASP[] library program compiles to a network with p_i = 0 for all i "
                         "and phi = 0 in every head (structural), and its exact run equals the interpreter "
-                        f"at every prefix of every string at each offset o = 0..20: {', '.join(done)}; "
+                        f"at every prefix of every string at each offset o = 0..20: {', '.join(r.done)}; "
                         "consistent with Corollary 18 (NoPE)")
 
 
 def naive_offset_control(p):
     """Control: the naive periodic encoding of (aa)* is offset-invariant (false, Remark 28)."""
     e = next(x for x in load_index(PROGRAMS)[0] if x.file == "aa_star.crasp")
-    net = compile_program(e.program, periodic_encoding="naive")
     domain = ("aa_star.crasp (naive periodic encoding), every string over {a, b} of length <= 4 at offsets "
               "0..20")
-    bad = nw.offset_mismatch(net, reference(e.program), 4, OFFSETS)
+    bad = lw.program_offset_mismatch(e.program, 4, OFFSETS, periodic_encoding="naive")
     if bad is None:
         return holds(Method.ENUMERATION, domain, count=len(OFFSETS) * sum(2**i for i in range(5)),
                      residual="none",
@@ -305,39 +220,34 @@ def robust_offsets(p):
     domain = (f"every C-RASP[periodic] library program, every string of length <= min(4, n) at every prefix "
               f"at each offset 0..20 (binary n = {p['c18_len']}; other alphabets: the same string count) "
               f"((offset, string) cases)")
-    bad, done, cases = _offset_runs("[periodic]", lambda k: min(4, length_for(k, p["c18_len"])))
-    if bad is not None:
-        return fails(Method.ENUMERATION, bad, domain=domain, residual=bad.split(":")[0])
-    return holds(Method.ENUMERATION, domain, count=cases, residual=f"{len(done)} programs",
+    r = lw.offset_runs(load_index(PROGRAMS)[0], "[periodic]", lambda k: min(4, length_for(k, p["c18_len"])),
+                       OFFSETS)
+    if r.failure is not None:
+        return fails(Method.ENUMERATION, r.failure, domain=domain, residual=r.failure.split(":")[0])
+    return holds(Method.ENUMERATION, domain, count=r.cases, residual=f"{len(r.done)} programs",
                  detail="exact runs at offsets 0..20 equal the interpreter at every prefix: "
-                        f"{', '.join(done)} (the SOS residue read makes the periodic read relative; cf. "
+                        f"{', '.join(r.done)} (the SOS residue read makes the periodic read relative; cf. "
                         "Remark 28 / Lemma 47)")
 
 
 def schedules(p):
     """Thm 23 / Cor. 24 illustration: least-measure lookup tables for COPY = {ww} under schedules t(n)."""
     n_max = p["copy_n"]
-    sched = {"t(n) = n": lambda n: n, "t(n) = floor(n/2)": lambda n: n // 2,
-             "t(n) = floor(log2 n)": lambda n: max(n.bit_length() - 1, 0)}
-    domain = (f"{len(sched)} schedules t(n), n = 1..{n_max}, lookup tables checked on every string over "
+    domain = (f"{len(SCHEDULES)} schedules t(n), n = 1..{n_max}, lookup tables checked on every string over "
               f"{{a, b}} of length <= {2 * n_max} ((schedule, n) cases)")
-    out, fail_n = [], {}
-    for name, t in sched.items():
-        rows = lim.schedule_table(t, range(1, n_max + 1), 2 * n_max)
-        meas = [r["measure"] for r in rows]
-        if any(b < a for a, b in zip(meas, meas[1:])):
-            return fails(Method.ENUMERATION, f"measure not monotone under {name}: {meas}", domain=domain,
-                         count=len(sched) * n_max, residual=name)
-        late = [r for r in rows if r["n"] > n_max // 2]
-        fail_n[name] = all(r["fails_by_n"] for r in late)
-        out.append(f"{name}: measures {meas}, first failures "
-                   f"{[r['first_failure'] for r in rows]}, fail at length <= n for every n > {n_max // 2}: "
-                   f"{fail_n[name]}, fail by 2n: {all(r['fails_by_2n'] for r in rows[1:])}")
+    sums = lim.schedule_summaries(SCHEDULES, n_max)
+    bad = next((s for s in sums if not s.monotone), None)
+    if bad is not None:
+        return fails(Method.ENUMERATION, f"measure not monotone under {bad.name}: {bad.measures}",
+                     domain=domain, count=len(SCHEDULES) * n_max, residual=bad.name)
+    fail_n = {s.name: s.fails_by_n_late for s in sums}
+    out = [f"{s.name}: measures {s.measures}, first failures {s.first_failures}, fail at length <= n for "
+           f"every n > {n_max // 2}: {s.fails_by_n_late}, fail by 2n: {s.fails_by_2n}" for s in sums]
     if fail_n["t(n) = n"] or not fail_n["t(n) = floor(n/2)"]:
         return fails(Method.ENUMERATION, f"fails at length <= n: {fail_n}", domain=domain,
-                     count=len(sched) * n_max, residual=str(fail_n), detail="; ".join(out))
+                     count=len(SCHEDULES) * n_max, residual=str(fail_n), detail="; ".join(out))
     return holds(
-        Method.ENUMERATION, domain, count=len(sched) * n_max, residual="illustrative",
+        Method.ENUMERATION, domain, count=len(SCHEDULES) * n_max, residual="illustrative",
         detail=f"ILLUSTRATIVE (one hand-picked hypothesis family, not the Inference Procedure): H_m = lookup "
         f"table of the copy strings ww with |w| <= m, measure = table entries 2^(m+1) - 1; for each n "
         f"the least m whose table matches COPY on every string of length <= t(n) (exhaustive over "
@@ -352,18 +262,14 @@ def extraction(p):
     """L52 proxy: period of p and locality of phi read from the weights equal the static analyses."""
     programs, _ = load_index(PROGRAMS)
     domain = "the compiled weights of every library program"
-    rows = []
-    for e in programs:
-        net = compile_program(e.program)
-        per, loc = nw.extract_period(net), nw.extract_locality(net)
-        offs = sorted({c for op in e.program.ops if op.kind == "local" for c in op.offsets})
-        want_p, want_t = analysis.period(e.program), analysis.locality(e.program)
-        if per["block"] != want_p or per["products"] != want_p or loc["radius"] != want_t \
-                or loc["support"] != offs:
-            return fails(Method.EXACT, f"{e.file}: weights give period {per}, locality {loc}; analysis "
-                         f"{want_p}, {want_t}", domain=domain, count=len(programs), residual=e.file)
-        if want_p > 1 or want_t > 0:
-            rows.append(f"{e.file}: Delta {want_p}, tau {want_t}")
+    readings = lw.weight_readings(programs)
+    bad = next((r for r in readings if not r.agrees), None)
+    if bad is not None:
+        return fails(Method.EXACT, f"{bad.file}: weights give period {bad.period}, locality {bad.locality}; "
+                     f"analysis {bad.static_period}, {bad.static_locality}", domain=domain,
+                     count=len(programs), residual=bad.file)
+    rows = [f"{r.file}: Delta {r.static_period}, tau {r.static_locality}" for r in readings
+            if r.static_period > 1 or r.static_locality > 0]
     return holds(Method.EXACT, domain, count=len(programs), residual=f"{len(programs)} programs",
                  detail="exact, weights only: the minimal period of i -> p_i, the lcm of the periods of "
                         "every one-PE product r . p_i (r a row of K, Q, V, A or U), the support of every "
@@ -380,17 +286,10 @@ def l48(p):
     horizon = fams[0].horizon
     domain = (f"{len(fams)} families, g(delta) at delta = 0..{horizon - 1} (cos at 40 digits, tolerance "
               "1e-30) and translation invariance on a grid of positions < 40 ((family, delta) points)")
-    lines = []
-    ok = True
-    for f in fams:
-        lines.append(f"{f.name} (drops {f.dropped}): translation-invariant {f.translation_invariant}, rank "
-                     f"{f.rank}, norm {f.norm}, fixed precision {f.fixed_precision}, period from 0 "
-                     f"{f.period_from_0}, eventual period (from {f.horizon // 2}) {f.eventual_period}")
-        ok &= f.translation_invariant and f.period_from_0 is None
-    by = {f.name: f for f in fams}
-    ok &= not by["cos(delta)"].fixed_precision and by["cos(delta)"].eventual_period is None
-    ok &= by["delta"].eventual_period is None and by["[delta = 0]"].eventual_period == 1
-    if not ok:
+    lines = [f"{f.name} (drops {f.dropped}): translation-invariant {f.translation_invariant}, rank {f.rank}, "
+             f"norm {f.norm}, fixed precision {f.fixed_precision}, period from 0 {f.period_from_0}, eventual "
+             f"period (from {f.horizon // 2}) {f.eventual_period}" for f in fams]
+    if not lim.l48_as_predicted(fams):
         return fails(Method.SAMPLED, "; ".join(lines), domain=domain, count=len(fams) * horizon,
                      residual="; ".join(lines))
     return holds(Method.SAMPLED, domain, count=len(fams) * horizon, residual=f"{len(fams)} families",
@@ -400,12 +299,14 @@ def l48(p):
                  "reading; consistent with Lemma 48")
 
 
+def _even(n):
+    return n % 2 == 0
+
+
 def maj2_even(p):
     """R32: exists y (not Maj x (x <= y) and not Maj x (x > y)) holds iff |w| is even, for 1 <= |w| <= 199.
     The formula has no letter predicate, so its value depends on |w| only and a^n decides every string of
     length n (exhaustive per length); a formula with letters would be sampled only (two seeded strings)."""
-    import numpy as np
-
     f = maj2.parse(maj2.EVEN_LENGTH, AB, sentence=True)
     letter_free = "Q(" not in maj2.to_text(f)
     top, ex = p["maj2_max"], p["maj2_exhaustive"]
@@ -413,21 +314,15 @@ def maj2_even(p):
     domain = (f"every length 1..{top} (a^n and 2 seeded strings each; letter-free: {letter_free}), every "
               f"string over {{a, b}} of length <= {ex}, and the empty string")
     count = top + sum(2**n for n in range(1, ex + 1)) + 1
-    rng = np.random.default_rng(0)
-    for n in range(1, top + 1):
-        words = ["a" * n] + ["".join(AB[i] for i in rng.integers(0, 2, n)) for _ in range(2)]
-        for w in words:
-            if maj2.accepts(f, w) != (n % 2 == 0):
-                return fails(Method.EXACT, f"{w!r}: the formula says {maj2.accepts(f, w)} on a word of "
-                             f"length {n}", domain=domain, residual=w)
-    for n in range(1, ex + 1):
-        for row in all_strings(2, n):
-            w = "".join(AB[i] for i in row)
-            if maj2.accepts(f, w) != (n % 2 == 0):
-                return fails(Method.EXACT, f"the formula is wrong on {w!r}", domain=domain, residual=w)
+    bad = length_predicate_failure(f, AB, _even, top, ex, seed=0)
+    if bad is not None:
+        w = bad.word
+        return fails(Method.EXACT, f"the formula is wrong on {w!r}" if bad.exhaustive else
+                     f"{w!r}: the formula says {bad.value} on a word of length {len(w)}", domain=domain,
+                     residual=w)
     eps = maj2.accepts(f, "")
-    g = maj2.parse(maj2.EVEN_LENGTH + " or not exists x (true)", AB, sentence=True)
-    if not all(maj2.accepts(g, "a" * n) == (n % 2 == 0) for n in range(0, top + 1)):
+    if not agrees_on_powers(maj2.parse(maj2.EVEN_LENGTH + " or not exists x (true)", AB, sentence=True), "a",
+                            _even, top):
         return fails(Method.EXACT, "the formula or 'not exists x (true)' is not (aa)*", domain=domain,
                      residual="eps completion")
     return holds(method, domain, count=count, residual=f"1 <= |w| <= {top}",
@@ -444,22 +339,14 @@ def maj2_even(p):
 def maj2_majority(p):
     """P31 (one program): the MAJ2 sentence not Maj x Q(b, x) equals the C-RASP[] MAJORITY on Sigma^{<=L}."""
     f = maj2.parse(maj2.MAJORITY, AB, sentence=True)
-    prog = lim.majority()
     L = p["maj2_exhaustive"]
     domain = f"every string over {{a, b}} of length <= {L} (empty string included)"
-
-    def words():
-        for n in range(L + 1):
-            X = all_strings(2, n)
-            acc = accepts_prefixes(prog, X)[:, -1] if n else accepts_prefixes(prog, X)[:, 0]
-            for row, a in zip(X, acc):
-                yield "".join(AB[i] for i in row), bool(a)
 
     def differs(case):
         w, a = case
         return None if maj2.accepts(f, w) == a else f"MAJ2 and C-RASP disagree on {w or 'eps'!r}"
 
-    return forall(words(), differs, method=Method.ENUMERATION, domain=domain,
+    return forall(labelled_strings(lim.majority(), L), differs, method=Method.ENUMERATION, domain=domain,
                   detail=lambda count: f"exhaustive, exact: '{maj2.MAJORITY}' equals M := #Q(b) <= #Q(a) on "
                                        f"all {count} strings of length <= {L} (empty string included: both "
                                        "accept); one instance of Proposition 31's translation (the general "
@@ -469,7 +356,7 @@ def maj2_majority(p):
 def control_distinguishable(p):
     """Control: W_{n+1} is distinguishable from MAJORITY on strings of length <= n (false)."""
     n = p["n_max"]
-    d = lim.first_disagreement(lim.program_fn(parse(lim.window_majority_text(n + 1))), _maj(), AB, n)
+    d = df.window_disagreement(n + 1, n)
     domain = f"every string over {{a, b}} of length <= {n} at every prefix"
     if d.word is None:
         return fails(Method.ENUMERATION, f"no string of length <= {n} distinguishes W_{n + 1} from MAJORITY "
@@ -482,7 +369,7 @@ def control_distinguishable(p):
 def control_generalizes(p):
     """Control: W_{n+1} agrees with MAJORITY on all strings of length <= 2n (false for n >= 1)."""
     n = p["n_max"]
-    d = lim.first_disagreement(lim.program_fn(parse(lim.window_majority_text(n + 1))), _maj(), AB, 2 * n)
+    d = df.window_disagreement(n + 1, 2 * n)
     domain = f"every string over {{a, b}} of length <= {2 * n} at every prefix"
     if d.word is None:
         return holds(Method.ENUMERATION, domain, count=d.strings, residual="none",

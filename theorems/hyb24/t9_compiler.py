@@ -1,10 +1,8 @@
 """HYB24.T9: every C-RASP[periodic,local] program compiles to a Limit Transformer (Periodic, Local; NoPE for
 C-RASP[]) that accepts exactly the same strings (Huang et al. 2024, Thm 9 = Thm 27, Remark 28)."""
 
-from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import sympy as sp
 
 from proofkit import (
@@ -23,16 +21,20 @@ from proofkit import (
     holds,
     predicate,
 )
-from proofkit.crasp import load
-from proofkit.crasp.compilation.checking import check_against
-from proofkit.crasp.compilation.compiler import compile_program, precision_needed
-from proofkit.crasp.compilation.forward import run
-from proofkit.crasp.compilation.variants import VARIANTS, CompilerFalsifier, reference
-from proofkit.crasp.language import analysis
+from proofkit.crasp.compilation import VARIANTS, CompilerFalsifier, precision_needed
+from proofkit.crasp.language import load
+from proofkit.crasp.tasks import (
+    alphabet_text,
+    length_for,
+    library_agreement,
+    load_index,
+    long_run_failure,
+    output_agreement,
+    strings_up_to,
+    structure_mismatch,
+    task_agreement,
+)
 from proofkit.crasp.tasks import tasks as T
-from proofkit.crasp.tasks.checks import alphabet_text, length_for
-from proofkit.crasp.tasks.compiled import check_compiled
-from proofkit.crasp.tasks.library import load_index
 
 N, z = sp.Symbol("N", integer=True, positive=True), sp.Symbol("z", real=True)
 act_precision, offset = sp.Symbol("precision"), sp.Symbol("offset", integer=True, nonnegative=True)
@@ -50,31 +52,22 @@ SEARCHED = ("majority.crasp", "sum_eq_total.crasp", "sum_le_total.crasp", "aa_st
             "tomita4.crasp")
 
 
-def _strings(alphabet, n):
-    """Number of strings over the alphabet of length <= n."""
-    return sum(len(alphabet) ** i for i in range(n + 1))
-
-
 def all_agree(p):
     """Evidence: the compiled network (exact arithmetic, or float64 under that variant) equals the
     interpreter at every prefix of every string up to the exhaustive length, for the whole library."""
     programs, _ = load_index(PROGRAMS)
-    knobs, precision, offset = VARIANTS[p["variant"]]
+    _, precision, offset = VARIANTS[p["variant"]]
     method = Method.FLOAT if precision == "float64" else Method.ENUMERATION
     domain = (f"{len(programs)} library programs, every string of length <= n at every prefix (binary "
               f"n = {p['compile_len']}; other alphabets: the same string count), variant '{p['variant']}'")
-    lines, count = [], 0
-    for e in programs:
-        n = length_for(len(e.program.alphabet), p["compile_len"])
-        m = check_against(e.program, reference(e.program), n, precision, offset, **knobs)
-        if m is not None:
-            return fails(method, f"{e.file}: {m}", domain=domain, residual=f"{e.file}: {m}",
-                         detail=f"compiled {e.file} under '{p['variant']}' fails: {m}")
-        lines.append(f"{e.file} (<= {n})")
-        count += _strings(e.program.alphabet, n)
-    return holds(method, domain, count=count, residual=f"{len(programs)} programs",
+    r = library_agreement(programs, p["compile_len"], p["variant"])
+    if r.failure is not None:
+        file, m = r.failure
+        return fails(method, f"{file}: {m}", domain=domain, residual=f"{file}: {m}",
+                     detail=f"compiled {file} under '{p['variant']}' fails: {m}")
+    return holds(method, domain, count=r.strings, residual=f"{len(programs)} programs",
                  detail=f"{precision} arithmetic, offset {offset}: every prefix of every string agrees for "
-                        + ", ".join(lines))
+                        + ", ".join(f"{file} (<= {n})" for file, n in r.done))
 
 
 def _tasks(p):
@@ -100,23 +93,20 @@ def tasks_agree(p):
               f"how-text), and each next_ output of {len(HEADS)} induction-head programs on every string "
               f"over {alphabet_text(heads[0].alphabet)} of length <= {n_head}")
     lines, count = [], 0
-    for file, task, size in _tasks(p):
-        r = check_compiled(load(PROGRAMS / file), task, size)
+    for file, size, r in task_agreement((f, load(PROGRAMS / f), t, s) for f, t, s in _tasks(p)):
         if r.mismatch is not None:
             return fails(Method.ENUMERATION, f"{file}: {r.mismatch}", domain=domain,
                          residual=f"{file}: {r.mismatch}", detail=f"compiled {file} differs: {r.mismatch}")
         lines.append(f"{file}: {r.sequences} target sequences (inputs <= {size}), {r.values} values")
         count += r.sequences
     for file, program in zip(HEADS, heads):
-        outputs = [o.name for o in program.ops if o.name.startswith("next_")]
-        for name in outputs:
-            one = replace(program, output=name)
-            m = check_against(one, reference(one), n_head)
-            if m is not None:
-                return fails(Method.ENUMERATION, f"{file}/{name}: {m}", domain=domain,
-                             residual=f"{file}/{name}: {m}",
-                             detail=f"compiled {file}, output {name}, fails: {m}")
-            count += _strings(program.alphabet, n_head)
+        outputs, bad = output_agreement(program, n_head)
+        if bad is not None:
+            name, m = bad
+            return fails(Method.ENUMERATION, f"{file}/{name}: {m}", domain=domain,
+                         residual=f"{file}/{name}: {m}",
+                         detail=f"compiled {file}, output {name}, fails: {m}")
+        count += len(outputs) * strings_up_to(program.alphabet, n_head)
         lines.append(f"{file}: {len(outputs)} outputs, every string <= {n_head}")
     return holds(Method.ENUMERATION, domain + " ((sequence or string, output) cases)", count=count,
                  residual=f"{len(lines)} programs",
@@ -128,12 +118,10 @@ def structure(p):
     """NoPE exactly for C-RASP[] programs; positional block periodic with the program's period."""
     programs, _ = load_index(PROGRAMS)
     domain = "the compiled weights of every library program"
-    for e in programs:
-        net = compile_program(e.program)
-        nope_ok = net.is_nope() == (analysis.fragment(e.program) == "[]")
-        if not nope_ok or net.period != analysis.period(e.program):
-            return fails(Method.EXACT, f"{e.file}: NoPE {net.is_nope()}, period {net.period}", domain=domain,
-                         count=len(programs), residual=e.file)
+    bad = structure_mismatch(programs)
+    if bad is not None:
+        return fails(Method.EXACT, f"{bad.file}: NoPE {bad.nope}, period {bad.period}", domain=domain,
+                     count=len(programs), residual=bad.file)
     return holds(Method.EXACT, domain, count=len(programs), residual=f"{len(programs)} programs",
                  detail="exact structural check of the weights: NoPE iff the program is in C-RASP[], "
                         "period = lcm of moduli")
@@ -144,16 +132,12 @@ LONG = ("majority.crasp", "dyck1.crasp")
 
 def long_strings(p):
     """float64 with the half-gap comparison on seeded random strings of length 1000."""
-    rng = np.random.default_rng(0)
     domain = f"3 seeded strings of length 1000 for each of {', '.join(LONG)}, at every prefix"
-    for file in LONG:
-        e = next(x for x in load_index(PROGRAMS)[0] if x.file == file)
-        net = compile_program(e.program)
-        for _ in range(3):
-            w = tuple(e.program.alphabet[i] for i in rng.integers(0, 2, 1000))
-            if run(net, net.encode(w), "float64") != [bool(v) for v in reference(e.program)(w)]:
-                return fails(Method.FLOAT, f"{file}: the float64 run differs on a seeded length-1000 string",
-                             domain=domain, count=3 * len(LONG), residual=file)
+    entries = {e.file: e for e in load_index(PROGRAMS)[0]}
+    bad = long_run_failure([entries[file] for file in LONG], per_program=3, length=1000, seed=0)
+    if bad is not None:
+        return fails(Method.FLOAT, f"{bad}: the float64 run differs on a seeded length-1000 string",
+                     domain=domain, count=3 * len(LONG), residual=bad)
     return holds(Method.FLOAT, domain, count=3 * len(LONG), residual=f"{3 * len(LONG)} strings",
                  detail=f"float64 (robust comparison) equals the interpreter at every prefix of 3 seeded "
                         f"strings of length 1000 each for {', '.join(LONG)}")

@@ -22,10 +22,10 @@ from proofkit import (
     undecided,
 )
 from proofkit.crasp.language import analysis
-from proofkit.crasp.search.enumerate import search_all
-from proofkit.crasp.semantics.truth import LIBRARY
-from proofkit.crasp.tasks.checks import agreement, entry, length_for, truth_rows
-from proofkit.crasp.theory.morphism import REDUCTIONS, resolve
+from proofkit.crasp.search import search_all
+from proofkit.crasp.semantics import LIBRARY
+from proofkit.crasp.tasks import agreement, entry, length_for, truth_rows
+from proofkit.crasp.theory import resolve, row_reduction_checks
 
 
 def row_predicate(r):
@@ -66,7 +66,7 @@ CITED_PLAIN = {4: "Krebs 2008 / DA argument", 12: "Lemma 38", 13: "Lemma 38", 14
 # Evidence from HYB24.NEG (theorems/hyb24/neg_table2.py), recomputed here at smaller sizes: the bounded
 # program search of proofkit/crasp/search/enumerate.py, one shared enumeration per group (fragment, languages,
 # size offset from the search_size parameter, sample length n), and the reductions of
-# proofkit/crasp/theory/morphism.py that bear on each row.
+# proofkit/crasp/theory/morphisms.py that bear on each row.
 SEARCH_GROUPS = {
     "[periodic,local] binary": ("[periodic,local]", ("Tomita3", "Tomita5", "Tomita6"), 0, 6),
     "[periodic,local] ternary": ("[periodic,local]", ("#17",), -2, 5),
@@ -101,13 +101,9 @@ def evidence(row, truth, p):
         text = (f"smallest program consistent on strings <= {r.n} has size {r.size} ({r.expression}) and "
                 + ("AGREES up to length 14: candidate counterexample, review" if r.generalizes else
                    f"fails at {r.witness!r}, so none of size <= {r.size - 1} is consistent"))
-    reds = []
-    for red in REDUCTIONS:
-        if str(row) in red.rows:
-            n = length_for(len(red.source), p["binary_len"] // 2)
-            c = red.check(n)
-            reds.append(f"{red.meaning}: h = {c.morphism}, checked exhaustively to n = {n}"
-                        + ("" if c.holds else f" and FAILS at {c.witness!r}"))
+    reds = [f"{red.meaning}: h = {c.morphism}, checked exhaustively to n = {n}"
+            + ("" if c.holds else f" and FAILS at {c.witness!r}")
+            for red, n, c in row_reduction_checks(str(row), p["binary_len"] // 2)]
     if row in REDUCES:
         reds.append(f"so {REDUCES[row]} (evidence of the reduction, not of non-membership)")
     size = r.size if r.found else r.size_completed

@@ -25,15 +25,12 @@ from proofkit import (
     predicate,
     undecided,
 )
-from proofkit.crasp import load, parse
 from proofkit.crasp.communication import comm
-from proofkit.crasp.language import analysis
-from proofkit.crasp.search.enumerate import search
-from proofkit.crasp.search.learners import search_task
-from proofkit.crasp.semantics.truth import LIBRARY
-from proofkit.crasp.tasks import task_programs as TP
+from proofkit.crasp.language import analysis, load
+from proofkit.crasp.search import search, search_task
+from proofkit.crasp.semantics import LIBRARY
+from proofkit.crasp.tasks import generated_program, length_for, truth_rows, vocabulary_checks
 from proofkit.crasp.tasks import tasks as T
-from proofkit.crasp.tasks.checks import length_for, truth_rows
 from proofkit.crasp.theory import induction as IH
 
 Matches = predicate("Matches", "the task's row of Table 3: the C-RASP evidence computed here (a program "
@@ -50,21 +47,6 @@ def reported(plain, pl, ape, nope):
 @cache
 def program(file):
     return load(PROGRAMS / file)
-
-
-@cache
-def generated(kind, size, mutant=False, reps=1):
-    """A generated task program (text from proofkit.crasp.tasks.tasks, parsed like a file)."""
-    if kind == "majority":
-        name = f"majority_task_k{size}" + "_mutant" * mutant
-        return parse(TP.majority_program_text(size, mutant), name=name)
-    if kind == "sort":
-        return parse(TP.sort_program_text(size, mutant), name=f"sort_task_V{size}" + "_mutant" * mutant)
-    if kind == "copy":
-        return parse(TP.copy_program_text(size, not mutant), name=f"copy_task_V{size}" + "_mutant" * mutant)
-    if kind == "sort_sketch":
-        return parse(TP.sort_sketch_program_text(size), name=f"sort_sketch_V{size}")
-    return parse(TP.copy_position_program_text(size, reps), name=f"copy_position_task_V{size}_r{reps}")
 
 
 TASK_LEN_CAP = 21  # task enumerations hold every input of one length in memory: at most 2^21 binary ones
@@ -143,22 +125,18 @@ def interleave(p, file="task_interleave.crasp"):
 
 
 def majority(p, mutant=False):
-    out = [T.check_task(generated("majority", k, mutant), T.majority_task(k), length_for(k, task_len(p)),
-                        **sampled(p)) for k in (3, 4)]
+    out = [T.check_task(generated_program("majority", k, mutant), T.majority_task(k),
+                        length_for(k, task_len(p)), **sampled(p)) for k in (3, 4)]
     if not mutant:
         k = p["majority_k"]
         size = 2 if k > 4 else 6
-        out.append(T.check_task(generated("majority", k), T.majority_task(k), size, **sampled(p)))
+        out.append(T.check_task(generated_program("majority", k), T.majority_task(k), size, **sampled(p)))
     return out
 
 
-def vocab_checks(kind, task, p, big, mutant=False):
+def vocab_checks(kind, task, p, big, mutant=False, reps=1):
     """Exhaustive at every vocabulary 1..task_V (all inputs of distinct symbols), sampled at V = big."""
-    out = [T.check_task(generated(kind, V, mutant), task(V), V, **{**sampled(p), "sample_len": V})
-           for V in range(1, p["task_V"] + 1)]
-    if not mutant and big:
-        out.append(T.check_task(generated(kind, big), task(big), 0, **sampled(p)))
-    return out
+    return vocabulary_checks(kind, task, p["task_V"], big, mutant, reps, **sampled(p))
 
 
 def row_binary_majority(p):
@@ -307,11 +285,7 @@ def copy_position(p):
     checks = vocab_checks("copy_position", T.copy_task, p, p["sort_V"])
     r = p["copy_reps"]
     if r > 1:  # the repeated-copy formalization of App. E.2.2: x SEP x SEP ... x EOS
-        checks += [T.check_task(generated("copy_position", V, reps=r), T.copy_task(V, reps=r), V,
-                                **{**sampled(p), "sample_len": V}) for V in range(1, p["task_V"] + 1)]
-        V = p["sort_V"]
-        big = generated("copy_position", V, reps=r)
-        checks.append(T.check_task(big, T.copy_task(V, reps=r), 0, **sampled(p)))
+        checks += vocab_checks("copy_position", lambda V: T.copy_task(V, reps=r), p, p["sort_V"], reps=r)
     return outcome(checks, "[]", "Finding: Copy (unique) in the Table-3 format has a C-RASP[] program for "
                    "every fixed V (I_v = #(pre and #Q(v) == 0) locates each unique symbol; successor by "
                    "I_v = I_c + 1). The paper's C-RASP[] 'no' is shown for the induction-head predicate "
@@ -321,8 +295,7 @@ def copy_position(p):
 
 
 def sort_sketch(p):
-    checks = [T.check_task(generated("sort_sketch", V), T.sort_task(V), V, **{**sampled(p), "sample_len": V})
-              for V in range(1, p["task_V"] + 1)]
+    checks = vocab_checks("sort_sketch", T.sort_task, p, 0)
     return outcome(checks, "[]", "Sort sketch of App. E.2.2 (the least input symbol above the last output), "
                    "written as successor via presence and completed with the SEP case (least present "
                    "symbol) and EOS (no present symbol above the current one)",
@@ -331,8 +304,9 @@ def sort_sketch(p):
 
 def copy_repeats(p):
     V = p["task_V"]
-    checks = [T.check_task(generated("copy", V), T.copy_task(V, unique=False), min(V + 1, 5), samples=0)]
-    aba = T.check_input(generated("copy", 2), T.copy_task(2, unique=False), ["1", "2", "1"])
+    checks = [T.check_task(generated_program("copy", V), T.copy_task(V, unique=False), min(V + 1, 5),
+                           samples=0)]
+    aba = T.check_input(generated_program("copy", 2), T.copy_task(2, unique=False), ["1", "2", "1"])
     ev = control(checks, f"the unique-copy program copies every x over 1..{V}, repeats allowed")
     return replace(ev, detail=f"{ev.detail}; the #aba# case (x = 1 2 1): {aba if aba else 'no failure'}")
 

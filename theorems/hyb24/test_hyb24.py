@@ -27,7 +27,7 @@ def test_claim_verdict_matches_expectation(tid, claim):
 def test_library_programs_all_agree_with_their_ground_truths():
     from pathlib import Path
 
-    from proofkit.crasp.tasks.library import check_entry, load_index
+    from proofkit.crasp.tasks import check_entry, load_index
 
     programs, controls = load_index(Path(__file__).parent / "programs")
     assert len(programs) >= 25

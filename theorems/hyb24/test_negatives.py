@@ -1,4 +1,4 @@
-"""HYB24.NEG at reduced sizes, plus unit tests of proofkit/crasp/theory/morphism.py and
+"""HYB24.NEG at reduced sizes, plus unit tests of proofkit/crasp/theory/morphisms.py and
 proofkit/crasp/search/enumerate.py
 (including an unpruned enumeration that the observational-equivalence pruning must reproduce exactly)."""
 
@@ -8,20 +8,20 @@ import numpy as np
 import pytest
 
 from proofkit import InputError, checked, registry
-from proofkit.crasp import accepts, parse
-from proofkit.crasp.search.enumerate import (
+from proofkit.crasp.language import parse
+from proofkit.crasp.search import (
     Fragment,
     PrefixSample,
     Sample,
     explore,
+    occam,
     program_of,
     search,
     search_all,
+    search_masked,
 )
-from proofkit.crasp.search.learners import occam, search_masked
-from proofkit.crasp.semantics.truth import AUXILIARY
-from proofkit.crasp.semantics.vector import accepts_prefixes, all_strings
-from proofkit.crasp.theory.morphism import (
+from proofkit.crasp.semantics import AUXILIARY, accepts, accepts_prefixes, all_strings
+from proofkit.crasp.theory import (
     REDUCTIONS,
     apply,
     check_preimage,
@@ -31,7 +31,7 @@ from proofkit.crasp.theory.morphism import (
     resolve,
     transform,
 )
-from proofkit.crasp.tools.enumerate_cli import main
+from proofkit.crasp.tools import enumerate_cli
 
 FAST = {"reduction_len": 8, "transform_len": 5, "size": 8, "n": 5, "plain_size": 10, "plain_n": 6,
         "unary_size": 12, "unary_n": 16, "ternary_size": 6, "ternary_n": 4, "positive_size": 12,
@@ -249,11 +249,12 @@ def test_fragment_bounds_and_mixed_alphabet_sizes_are_rejected():
 
 
 def test_enumerate_cli(capsys):
-    assert main(["Tomita1", "--max-size", "5", "--n", "4", "--verify-len", "8"]) == 0
+    assert enumerate_cli.main(["Tomita1", "--max-size", "5", "--n", "4", "--verify-len", "8"]) == 0
     assert "#Q(0) <= 0" in capsys.readouterr().out
-    assert main(["PARITY", "--fragment", "[periodic,local]", "--max-size", "5", "--n", "3"]) == 3
+    assert enumerate_cli.main(["PARITY", "--fragment", "[periodic,local]", "--max-size", "5",
+                              "--n", "3"]) == 3
     assert "none found up to size 5" in capsys.readouterr().out
-    assert main(["NOPE"]) == 2
+    assert enumerate_cli.main(["NOPE"]) == 2
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from proofkit import Computed, Evidence, Verdict, check, registry
-from proofkit.crasp.tasks.checks import agreement, rows_match
-from proofkit.language.evidence import decide
+from proofkit import Computed, Evidence, Verdict, check, decide, registry
+from proofkit.crasp.tasks import agreement, rows_match
 
 PROGRAMS = Path(__file__).parent / "programs"
 HYB24 = sorted(t for t in registry.load_all() if t.startswith("HYB24."))

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from proofkit import InputError, checked, registry
-from proofkit.crasp.compilation.compiler import compile_program
-from proofkit.crasp.language import analysis
-from proofkit.crasp.language.parser import load, parse
+from proofkit.crasp.compilation import compile_program
+from proofkit.crasp.language import analysis, load, parse
 from proofkit.crasp.theory import limits as lim
 from proofkit.crasp.theory import maj2
 from proofkit.crasp.theory import network_weights as nw
@@ -109,7 +108,7 @@ def test_regularizer_blind_to_offset_and_locality_term_sees_it():
 
 
 def test_exact_rank_and_minimal_period():
-    from proofkit.crasp.compilation.network import Mat
+    from proofkit.crasp.compilation import Mat
 
     m = Mat(3, 3, {(0, 0): F(1), (0, 1): F(2), (1, 0): F(2), (1, 1): F(4), (2, 2): F(1, 3)})
     assert nw.exact_rank(m) == 2 and nw.exact_rank(Mat(2, 2)) == 0

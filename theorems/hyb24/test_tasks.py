@@ -7,12 +7,11 @@ import numpy as np
 import pytest
 
 from proofkit import InputError, checked, registry
-from proofkit.crasp import load, parse
-from proofkit.crasp.language import analysis
-from proofkit.crasp.search.learners import search_task
+from proofkit.crasp.language import analysis, load, parse
+from proofkit.crasp.search import search_task
+from proofkit.crasp.tasks import check_compiled
 from proofkit.crasp.tasks import task_programs as TP
 from proofkit.crasp.tasks import tasks as T
-from proofkit.crasp.tasks.compiled import check_compiled
 from proofkit.crasp.theory import induction as IH
 
 PROGRAMS = Path(__file__).parent / "programs"

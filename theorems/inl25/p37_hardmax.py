@@ -38,10 +38,8 @@ from proofkit import (
     holds,
     predicate,
 )
-from proofkit.limit import flush
+from proofkit.limit import MODELS, evaluate, flush, margin_readings, regimes, spelled_witness
 from proofkit.limit import margin as mg
-from proofkit.limit.model import evaluate
-from proofkit.limit.zoo import MODELS
 
 N_, p_, g_ = sp.Symbol("N", integer=True, positive=True), sp.Symbol("p", positive=True), \
     sp.Symbol("gamma", positive=True)
@@ -60,44 +58,34 @@ def _lemma(p: int, variant: str, pairs: str, rule: str = "inclusive") -> Evidenc
     """Decide 'hardmax at every N >= 2^(p/gamma)' on every zoo model, gamma read as ``variant``/``pairs``.
     Each model is one case: every string of every length N >= its threshold, reduced to a finite exact
     computation (slot reduction, integer flush decisions)."""
-    rows, bad = [], None
     models = _models()
-    for name, m in models.items():
-        g = mg.gamma(m, variant, pairs)
-        thr = flush.hardmax_length(p, g)  # the paper's N >= 2^(p/gamma), whatever the flush rule
-        onset = mg.hardmax_onset(m, p, thr, rule)
-        rows.append(f"{name}: gamma {g if g is not None else 'inf'}, 2^(p/gamma) -> N >= {thr}, hardmax "
-                    f"holds from N = {onset.from_N}")
-        if onset.failing and bad is None:
-            bad = (name, thr, onset, onset.witness)
+    found = regimes(models, p, variant, pairs, rule)
+    rows = [f"{r.name}: gamma {r.gamma if r.gamma is not None else 'inf'}, 2^(p/gamma) -> N >= "
+            f"{r.threshold}, hardmax holds from N = {r.onset.from_N}" for r in found]
+    bad = next((r for r in found if r.onset.failing), None)
     domain = (f"p = {p}, flush rule '{rule}', gamma from the {variant} logit sets ({pairs} pairs): every "
               f"string of every length N >= 2^(p/gamma) on each zoo model ({', '.join(models)}; every N by "
               "the slot reduction)")
     if bad:
-        name, thr, onset, w = bad
+        onset, w = bad.onset, bad.onset.witness
         return fails(Method.EXACT,
-                     f"fails on '{name}' at N = {', '.join(map(str, onset.failing))}"
-                     f"{' ...' if len(onset.failing) >= 8 else ''} (threshold {thr}; holds from N = "
-                     f"{onset.from_N}); {_witness_text(MODELS[name](), w, p, rule)}",
+                     f"fails on '{bad.name}' at N = {', '.join(map(str, onset.failing))}"
+                     f"{' ...' if len(onset.failing) >= 8 else ''} (threshold {bad.threshold}; holds from "
+                     f"N = {onset.from_N}); {_witness_text(MODELS[bad.name](), w, p, rule)}",
                      domain=domain, count=len(models), residual=str(w.gap),
                      detail="models: " + "; ".join(rows))
     return holds(Method.EXACT, domain, count=len(models), detail="on every zoo model: " + "; ".join(rows))
-
-
-WITNESS_CAP = 4096  # longest witness string spelled out and run through the exact forward pass
 
 
 def _witness_text(model: Any, gap: mg.Gap, p: int, rule: str) -> str:
     """The witness of a failing length, checked by the exact forward pass where it is short enough."""
     y, _, z1, _, z2 = gap.choice
     head = f"at N = {gap.N} a sub-maximal key with gap {gap.gap} survives the flush"
-    if gap.N > WITNESS_CAP:
+    spelled = spelled_witness(model, gap, p, rule)
+    if spelled is None:
         return (f"{head} (query {y}, maximal key {z1}, sub-maximal key {z2}, every other position at its "
                 f"lowest logit; a string of length {gap.N}, not spelled out)")
-    x = mg.witness_string(model, gap)
-    ev = evaluate(model, x, p, rule=rule)
-    if ev.hardmax:
-        raise AssertionError("witness does not fail")  # the slot analysis and the forward pass disagree
+    x, ev = spelled
     return (f"{head}: x = {''.join(x)}, terms kept at positions {list(ev.survivors)}, argmax "
             f"{list(ev.argmax)} (exact forward pass)")
 
@@ -162,17 +150,11 @@ def index_placement(p: Mapping[str, Any]) -> Evidence:
     """D3.4 as printed pairs the key token with the query's position vector; does its gamma (D3.4-D3.6 as
     printed) equal the smallest gap a forward pass realizes, as Sec. 3.2 says ('the smallest nonzero gap
     we can observe')?"""
-    rows, diff = [], []
     models = _models()
-    for name, m in models.items():
-        lit, fwd = mg.gamma(m, "literal"), mg.gamma(m, "forward")
-        stable = mg.stable_length(m)
-        gaps = (mg.realized_gap(m, N).gap for N in range(stable, stable + m.Delta))
-        seen = [g for g in gaps if g is not None]
-        obs = min(seen) if seen else None
-        rows.append(f"{name}: literal {lit}, forward-index {fwd}, realized {obs}")
-        if lit != obs:
-            diff.append((name, lit, obs))
+    readings = margin_readings(models)
+    rows = [f"{r.name}: literal {r.literal}, forward-index {r.forward}, realized {r.realized}"
+            for r in readings]
+    diff = [(r.name, r.literal, r.realized) for r in readings if r.literal != r.realized]
     domain = (f"each zoo model ({', '.join(models)}): the printed gamma against the smallest gap realized "
               "at the last query over every string of every length N >= tau + 2 Delta + 1")
     detail = "per zoo model: " + "; ".join(rows)

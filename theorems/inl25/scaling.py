@@ -43,9 +43,16 @@ from proofkit import (
     predicate,
     undecided,
 )
-from proofkit.limit import mlpnorm
-from proofkit.limit.tasks import ModPTask, min_proxy_length
-from proofkit.limit.training import Fit, fit_exponent, train
+from proofkit.limit import (
+    Fit,
+    ModPTask,
+    fit_exponent,
+    min_proxy_length,
+    mlpnorm,
+    modp_min_length,
+    modp_proxy_error,
+    train,
+)
 
 ScalesAs = predicate("ScalesAs", "a finite sweep's fitted exponent has the stated value inside its 95% "
                                  "confidence interval (consistent with; never a proof)")
@@ -140,29 +147,6 @@ def proxy(nearest: str, exponent: float) -> Any:
                            f"sin(omega z) on G_N, not of transformers), eps = {eps}: minimal N = "
                            + ", ".join(f"{N} (omega {om})" for om, N in zip(OMEGAS_PROXY, Ns)))
     return run
-
-
-def modp_values(N: int, task: ModPTask) -> list[Fraction]:
-    """The ModPTask target values realized by strings of length <= N, sorted (exact)."""
-    M = sum(1 for t in range(1, N + 1) if (t - task.k) % task.p == 0)
-    return sorted({Fraction(a, m) for m in range(1, M + 1) for a in range(m + 1)})
-
-
-def modp_proxy_error(N: int, task: ModPTask) -> Fraction:
-    """sup over v in [0, 1] of the distance to the values realized by strings of length <= N (1 when
-    there are none), exact."""
-    vals = modp_values(N, task)
-    if len(vals) < 2:
-        return Fraction(1)
-    return max(b - a for a, b in zip(vals, vals[1:])) / 2
-
-
-def modp_min_length(eps: Fraction, task: ModPTask) -> int:
-    """The smallest N with modp_proxy_error(N) <= eps, by scan (exact)."""
-    N = 1
-    while modp_proxy_error(N, task) > eps:
-        N += 1
-    return N
 
 
 def modp_proxy(p: Mapping[str, Any]) -> Evidence:

@@ -22,11 +22,8 @@ search, with its candidate count.
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import lru_cache
-from itertools import product
 from typing import Any
 
-import numpy as np
 import sympy as sp
 
 from proofkit import (
@@ -50,12 +47,26 @@ from proofkit import (
     predicate,
     undecided,
 )
+from proofkit.limit import (
+    C_G,
+    VARIANTS,
+    BoundFalsifier,
+    Survey,
+    build_pair,
+    cached_survey,
+    comparison_models,
+    count_string,
+    counts_against_forward,
+    decide,
+    evaluate,
+    near_eps_instances,
+    renormalized_shares,
+    residue_imbalance,
+    share_deviation,
+    table_model,
+)
 from proofkit.limit import auxiliary as cz
-from proofkit.limit.counts import count_string, evaluate_counts, from_string
-from proofkit.limit.model import evaluate
-from proofkit.limit.survey import C_G, Survey, run_survey, table_model
-from proofkit.limit.variants import VARIANTS, BoundFalsifier, build_pair, decide
-from proofkit.limit.zoo import MODELS
+from proofkit.limit import share_instance as _s5_instance
 
 tau_, Delta_, L_, eps_, delta_ = (sp.Symbol(s, positive=True) for s in ("tau", "Delta", "L", "epsilon",
                                                                         "delta"))
@@ -67,13 +78,8 @@ NonDegenerate = predicate("NonDegenerate", "tau >= 1 (the suffix read as tau + 1
                                            "bound keeps eps")
 
 
-@lru_cache(maxsize=8)
-def _survey(seed: int, instances: int, p: int) -> Survey:
-    return run_survey(seed, instances, p)
-
-
 def _s(p: Mapping[str, Any]) -> Survey:
-    return _survey(p["seed"], p["instances"], p["p"])
+    return cached_survey(p["seed"], p["instances"], p["p"])
 
 
 def _scope(s: Survey) -> str:
@@ -111,7 +117,7 @@ S3_TEXT = "(2|Sigma|^2/tau + 4(tau+1)/tau) eps"
 def _measured(claim: str, key: str, const_text: str) -> Callable[[Mapping[str, Any]], Evidence]:
     def run(p: Mapping[str, Any]) -> Evidence:
         s = _s(p)
-        per = {k[1]: round(v, 3) for k, v in sorted(s.by_sigma.items()) if k[0] == key}
+        per = s.per_sigma(key)
         detail = (f"declared {const_text}; empirical max {key} = {s.maxima.get(key, 0):.4g} (per |Sigma|: "
                   f"{per}); output ratios |f(x)-f(z)|/eps max {s.maxima['|f(x)-f(z)|/eps']:.4g}, "
                   f"|g(x)-g(z)|/eps max {s.maxima['|g(x)-g(z)|/eps']:.4g}; a failure refutes the declared "
@@ -126,31 +132,16 @@ def counts_equal_forward(p: Mapping[str, Any]) -> Evidence:
     """evaluate_counts equals the exact forward pass on every string up to length 5 (exhaustive; where a
     surviving softmax term is irrational both sides are mpmath values compared within 1e-40, so the
     evidence is then high-precision sampling, not exact)."""
-    rng = np.random.default_rng(p["seed"])
-    models = [m() for m in MODELS.values() if m().Delta == 1]
-    for i in range(4):
-        ints = (lambda lo, hi, sh: rng.integers(lo, hi + 1, sh).tolist())  # noqa: E731
-        models.append(table_model(ints(0, 2, (3, 3)), ints(-1, 1, 3), ints(-1, 1, (3, 3)), ints(-1, 1, (2,
-                                                                                                        3)),
-                                  ints(-1, 1, 2), ints(-1, 1, (3, 2)), ints(-2, 2, (1, 3)), f"random{i}"))
+    models = comparison_models(p["seed"])
     domain = (f"every string of length <= 5 at p in {{1, inf}} on {len(models)} Delta = 1 models (zoo + 4 "
               f"random integer-table models, seed {p['seed']})")
-    n, rounded = 0, False
-    for m in models:
-        for length in range(1, 6):
-            for x in product(m.alphabet, repeat=length):
-                for bits in (1, None):
-                    a, b = evaluate(m, x, bits), evaluate_counts(m, from_string(m, x), bits)
-                    exact = a.arithmetic == "exact" == b.arithmetic
-                    rounded |= not exact
-                    same = a.out == b.out if exact else all(abs(u - v) < 1e-40 for u, v in zip(a.out, b.out))
-                    if not same:
-                        return fails(Method.EXACT if exact else Method.SAMPLED,
-                                     f"{m.name}: {''.join(x)} at p = {bits}: {a.out} vs {b.out}",
-                                     domain=domain, residual="".join(x))
-                    n += 1
-    method = Method.SAMPLED if rounded else Method.ENUMERATION
-    return holds(method, domain, count=n,
+    out = counts_against_forward(models, 5)
+    if (bad := out.mismatch) is not None:
+        return fails(Method.EXACT if bad.exact else Method.SAMPLED,
+                     f"{bad.model}: {''.join(bad.string)} at p = {bad.bits}: {bad.forward} vs {bad.counts}",
+                     domain=domain, residual="".join(bad.string))
+    method = Method.SAMPLED if out.rounded else Method.ENUMERATION
+    return holds(method, domain, count=out.cases,
                  detail="counts-based output equals the forward pass (exact; mpmath at 60 digits within "
                         "1e-40 where terms are irrational)")
 
@@ -172,14 +163,6 @@ def eq1_upper() -> sp.Expr:
     return sp.expand((r_ + 2 * u_) * (1 - u_) - r_ - u_ * (2 - r_ - 2 * u_))
 
 
-def _s5_instance() -> tuple[Any, Any, Any, int, Fraction]:
-    """|Sigma| = 2, tau = 2, eps = 1/4: f attends a, g attends a and b; n_a = 240, n_b = 760 (case C2)."""
-    f = table_model([[1, 0], [1, 0]], [0, 0, 0], [[1, 0], [0, 1]], [], [], [], [[1, 0]], "f")
-    g = table_model([[1, 1], [1, 1]], [0, 0, 0], [[1, 0], [0, 1]], [], [], [], [[1, 0]], "g")
-    x = count_string({"a": 240, "b": 760}, "bbb")
-    return f, g, x, 2, Fraction(1, 4)
-
-
 def s5_printed(p: Mapping[str, Any]) -> Evidence:
     """S5 against n_s/|A_g| with the constant of eq. (1) at the eps^2 scale (2|Sigma| eps^2/tau): the
     paper prints O(eps^2/tau) 'by roughly the same logic which we used to deduce (1)', no constant."""
@@ -187,8 +170,7 @@ def s5_printed(p: Mapping[str, Any]) -> Evidence:
     c = cz.build_z(f, g, x, tau, eps)
     fc = cz.floor_claims(c, x, tau, eps, 2)
     s = _s(p)
-    G = sum(c.g_part.values())
-    dev = max(abs(Fraction(m, G) - Fraction(x.counts()[t], c.Ag.size)) for t, m in c.g_part.items())
+    dev = share_deviation(c, x.counts(), c.Ag.size)
     domain = "|Sigma| = 2, tau = 2, eps = 1/4, n = (a: 240, b: 760), f attends a, g attends a, b"
     detail = (f"case {c.case}; the shares of S_g \\ S_f sum to 1 - |A_f cap A_g|/|A_g|, off by up to eps; "
               f"random instances: {s.decided.get('S5', 0)} decided, failure {s.failures.get('S5', 'none')}")
@@ -203,41 +185,18 @@ def s5_printed(p: Mapping[str, Any]) -> Evidence:
 
 def s5_corrected(p: Mapping[str, Any]) -> Evidence:
     """S5 against n_s/|A_g \\ A_f| (the shares S_g \\ S_f renormalized): O(eps^2/tau), constant 2|Sigma|."""
-    f, g, x, tau, eps = _s5_instance()
-    rows = []
     domain = (f"the C2 instances among the printed one and 40 seeded ones (seed {p['seed'] + 1}), rho = "
               "|A_f cap A_g|/|A_g| near eps; exact Fractions")
-    for inst in [(f, g, x, tau, eps)] + _c2_instances(p):
-        f_, g_, x_, tau_i, eps_i = inst
-        c = cz.build_z(f_, g_, x_, tau_i, eps_i)
-        G, n = sum(c.g_part.values()), x_.counts()
-        if c.case != "C2" or not G:
-            continue
-        rest = sum(n[t] for t in c.g_part)
-        sig = len(f_.alphabet)
-        dev = max(abs(Fraction(m, G) - Fraction(n[t], rest)) for t, m in c.g_part.items())
-        if dev > 2 * sig * eps_i**2 / tau_i and len(c.Ag.tokens) * eps_i**2 / tau_i <= Fraction(1, 2):
-            return fails(Method.EXACT, f"|Sigma| = {sig}, tau = {tau_i}, eps = {eps_i}: deviation {dev}",
-                         domain=domain, residual=str(dev))
-        rows.append(dev)
+    out = renormalized_shares([_s5_instance()] + near_eps_instances(p["seed"] + 1))
+    rows = out.deviations
+    if out.failure is not None:
+        sig, tau_i, eps_i, dev = out.failure
+        return fails(Method.EXACT, f"|Sigma| = {sig}, tau = {tau_i}, eps = {eps_i}: deviation {dev}",
+                     domain=domain, residual=str(dev))
     if not rows:
         return undecided("no C2 instance", method=Method.SAMPLED, domain=domain, count=0)
     return holds(Method.SAMPLED, domain, count=len(rows), residual="0",
                  detail=f"|m_s/sum m - n_s/|A_g \\ A_f|| <= 2|Sigma| eps^2/tau on each (max {max(rows)})")
-
-
-def _c2_instances(p: Mapping[str, Any]) -> list[tuple[Any, Any, Any, int, Fraction]]:
-    """Seeded C2 instances with rho = |A_f cap A_g|/|A_g| close to eps (S5's worst case)."""
-    rng = np.random.default_rng(p["seed"] + 1)
-    out = []
-    for _ in range(40):
-        tau, eps = int(rng.integers(1, 3)), Fraction(1, int(rng.integers(3, 9)))
-        na = int(rng.integers(200, 2000))
-        nb = int(na * (1 / float(eps) - 1)) + int(rng.integers(0, 50))
-        f = table_model([[1, 0], [1, 0]], [0] * (tau + 1), [[1, 0], [0, 1]], [], [], [], [[1, 0]], "f")
-        g = table_model([[1, 1], [1, 1]], [0] * (tau + 1), [[1, 0], [0, 1]], [], [], [], [[1, 0]], "g")
-        out.append((f, g, count_string({"a": na, "b": nb}, "b" * (tau + 1)), tau, eps))
-    return out
 
 
 def z_hardmax(p: Mapping[str, Any]) -> Evidence:
@@ -323,27 +282,17 @@ def case3_literal(p: Mapping[str, Any]) -> Evidence:
 
 def delta_reduction(p: Mapping[str, Any]) -> Evidence:
     """Part D item 14: after the (token, position mod Delta) reduction, is z realizable without a filler?"""
-    rng = np.random.default_rng(p["seed"] + 2)
     trials = 200
     domain = (f"{trials} seeded Delta = 2 instances (seed {p['seed'] + 2}): uniform attention over 6 tokens "
               "(every (token, residue) attended: no filler), tau in 1..3, eps = 1/k for k in 10..59")
-    for trial in range(trials):
-        half = int(rng.integers(300, 3000))
-        share = rng.dirichlet(np.ones(6))
-        n = {}
-        for r in (0, 1):
-            c = rng.multinomial(half, share)
-            n.update({(t, r): int(v) for t, v in zip("abcdef", c)})
-        tau, eps = int(rng.integers(1, 4)), Fraction(1, int(rng.integers(10, 60)))
-        A = sum(n.values())
-        m = {k: int(Fraction(v, A) * tau / eps) for k, v in n.items()}
-        s0, s1 = (sum(m[(t, r)] for t in "abcdef") for r in (0, 1))
-        if abs(s0 - s1) > 1:
-            return fails(Method.EXACT, f"trial {trial}: reduced counts {n}, tau = {tau}, eps = {eps}: "
-                         f"floors give {s0} tokens of residue 0 and {s1} of residue 1, so no string realizes "
-                         "z's prefix (residues alternate)", domain=domain, residual=f"{s0} vs {s1}",
-                         detail="the reduced alphabet has Delta |Sigma| = 12 tokens, which enter eq. (1)'s "
-                                "constant 2|Sigma| eps/tau")
+    bad = residue_imbalance(p["seed"] + 2, trials)
+    if bad is not None:
+        s0, s1 = bad.residue0, bad.residue1
+        return fails(Method.EXACT, f"trial {bad.trial}: reduced counts {bad.counts}, tau = {bad.tau}, eps = "
+                     f"{bad.eps}: floors give {s0} tokens of residue 0 and {s1} of residue 1, so no string "
+                     "realizes z's prefix (residues alternate)", domain=domain, residual=f"{s0} vs {s1}",
+                     detail="the reduced alphabet has Delta |Sigma| = 12 tokens, which enter eq. (1)'s "
+                            "constant 2|Sigma| eps/tau")
     return holds(Method.SAMPLED, domain, count=trials, residual="0",
                  detail="residue counts balanced within 1 on every instance")
 

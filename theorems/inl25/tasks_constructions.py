@@ -17,7 +17,7 @@ forward pass on every string of the stated lengths (with hardmax over every leng
 of proofkit.limit.margin), interval arithmetic for sin, sympy, or seeded sampling; the engine decides.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
@@ -42,17 +42,18 @@ from proofkit import (
     holds,
     predicate,
 )
-from proofkit.limit import constructions as cons
-from proofkit.limit import flush
-from proofkit.limit import margin as mg
-from proofkit.limit.model import evaluate
-from proofkit.limit.tasks import (
+from proofkit.limit import (
     ModPTask,
     SimpleTask,
+    evaluate,
+    flush,
+    strings_up_to,
     undefined_probability_closed_form,
     undefined_probability_exact,
     undefined_probability_sampled,
 )
+from proofkit.limit import constructions as cons
+from proofkit.limit import margin as mg
 
 Expressible = predicate("Expressible", "the task's target is computed by a one-layer limit transformer "
                                        "(App. A.2 construction) on every string in the hardmax regime")
@@ -60,14 +61,6 @@ Expressible = predicate("Expressible", "the task's target is computed by a one-l
 
 def _simple_model(p: Mapping[str, Any]) -> Any:
     return cons.simple_task_model(p["omega"], p["c"], p["knots"])
-
-
-def _iv_sin_gap(omega: Fraction, z: Fraction, value: Fraction) -> mp.mpf:
-    """An upper bound on |value - sin(omega z)| by interval arithmetic (mpmath.iv, 50 digits)."""
-    mp.iv.dps = 50
-    s = mp.iv.sin(mp.iv.mpf(omega.numerator) * z.numerator / (mp.iv.mpf(omega.denominator) * z.denominator))
-    d = mp.iv.mpf(value.numerator) / value.denominator - s
-    return max(abs(mp.mpf(d.a)), abs(mp.mpf(d.b)))
 
 
 def target_instances(p: Mapping[str, Any]) -> Evidence:
@@ -151,11 +144,6 @@ def undefined_modp(p: Mapping[str, Any]) -> Evidence:
                          "tokens")
 
 
-def _strings(alphabet: str, n: int) -> Iterator[tuple[str, ...]]:
-    for L in range(1, n + 1):
-        yield from product(alphabet, repeat=L)
-
-
 def simple_construction(p: Mapping[str, Any]) -> Evidence:
     """Every string of length 2^(bits/c)..n_enum: attention output = (c_0 - c_1)/(c_0+c_1) exactly, MLP
     output within the interpolation bound of sin(omega z) (interval arithmetic), and hardmax at every
@@ -179,13 +167,13 @@ def simple_construction(p: Mapping[str, Any]) -> Evidence:
         z = Fraction(0) if z is None else z
         if ev.out[0] != z:
             return f"x = {''.join(x)}: attention coordinate {ev.out[0]} != {z}"
-        gap = _iv_sin_gap(om, z, ev.out[1])
+        gap = cons.sin_gap_bound(om, z, ev.out[1])
         worst[0] = max(worst[0], gap)
         if gap > limit:
             return f"x = {''.join(x)}: |MLP - sin(omega z)| <= {mp.nstr(gap, 6)} exceeds {float(bound):.3g}"
         return None
 
-    ev = forall((x for x in _strings("012", p["n_enum"]) if len(x) >= thr), test, method=Method.INTERVAL,
+    ev = forall((x for x in strings_up_to("012", p["n_enum"]) if len(x) >= thr), test, method=Method.INTERVAL,
                 domain=domain,
                 detail=lambda n: f"attention coordinate = (c0-c1)/(c0+c1) on every one of the {n} strings "
                                  f"(0 on all-2 strings, the undefined case), hardmax from N = "
@@ -216,7 +204,7 @@ def simple_below_threshold(p: Mapping[str, Any]) -> Evidence:
                     f"2^-bits, attention coordinate {ev.out[0]} != {want}")
         return None
 
-    ev = forall(_strings("012", top), test, method=Method.ENUMERATION,
+    ev = forall(strings_up_to("012", top), test, method=Method.ENUMERATION,
                 domain=f"every string over {{0, 1, 2}} of length 1..{top} (below 2^(bits/c) = {thr}; exact "
                        f"forward pass at {bits} bits)")
     return replace(ev, residual=str(got[0])) if got else ev
@@ -255,7 +243,8 @@ def modp_reading(reading: str) -> Any:
             off.append(got - want)
             return f"x = {''.join(x)} gives {got}, target {want}"
 
-        cases = (x for x in _strings("01", p["n_enum_modp"]) if len(x) >= thr and task.target(x) is not None)
+        cases = (x for x in strings_up_to("01", p["n_enum_modp"])
+                 if len(x) >= thr and task.target(x) is not None)
         ev = forall(cases, test, method=Method.ENUMERATION, domain=domain,
                     detail=f"output = f* exactly on every string; no MLP, L = {m.lipschitz_L()}; constant "
                            "coordinate: none needed (token one-hots sum to 1)")

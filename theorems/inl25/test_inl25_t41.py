@@ -9,11 +9,20 @@ from pathlib import Path
 import pytest
 
 from proofkit import Verdict, checked, registry, replay
+from proofkit.limit import (
+    VARIANTS,
+    build_pair,
+    count_string,
+    decide,
+    evaluate,
+    evaluate_counts,
+    from_dict,
+    from_string,
+    random_model,
+    run_survey,
+    to_dict,
+)
 from proofkit.limit import auxiliary as cz
-from proofkit.limit.counts import count_string, evaluate_counts, from_string
-from proofkit.limit.model import evaluate, from_dict, to_dict
-from proofkit.limit.survey import random_model, run_survey
-from proofkit.limit.variants import VARIANTS, build_pair, decide
 
 TID = "INL25.T41"
 RECORDS = sorted((Path(__file__).parents[2] / "counterexamples").glob("INL25.T41_*.json"))

@@ -10,10 +10,16 @@ import numpy as np
 import pytest
 
 from proofkit import Verdict, checked, registry
+from proofkit.limit import (
+    ModPTask,
+    SimpleTask,
+    evaluate,
+    interpolation_error,
+    mlpnorm,
+    short_string_arguments,
+    training,
+)
 from proofkit.limit import constructions as cons
-from proofkit.limit import mlpnorm, training
-from proofkit.limit.model import evaluate
-from proofkit.limit.tasks import ModPTask, SimpleTask, interpolation_error, short_string_arguments
 
 
 @pytest.mark.parametrize("tid", ["INL25.TASKS", "INL25.SCALING"])

@@ -12,7 +12,6 @@ reproduced as a small seeded experiment, and the reported figures checked for in
 """
 
 from fractions import Fraction
-from itertools import combinations, product
 from math import comb
 
 import mpmath as mp
@@ -33,8 +32,7 @@ from proofkit import (
     predicate,
     undecided,
 )
-from proofkit.posembed import gd
-from proofkit.posembed.model import Head
+from proofkit.posembed import boolean, dyck, dyck_worst_failure, gd
 
 C, R, INC = Verdict.CERTIFIED, Verdict.REFUTED, Verdict.INCONCLUSIVE
 FIG4_WORD = "(()(()())((()()))((())))(()))"  # as printed in Sec. 4.2
@@ -138,7 +136,7 @@ def fig_training_size(p) -> Evidence:
     unif = Fraction(_le(8), cat) * m
     hoeff = 2 * m * (float(unif) - 2.4e7) ** 2 / m**2  # Hoeffding exponent for a deviation >= unif - 2.4e7
     distinct = _le(8) * (1 - (1 - 1 / cat) ** m)
-    walk = _walk_fraction(8) * m
+    walk = dyck.walk_depth_probability(16, 8) * m
     q6 = Fraction(_le(6), cat) * m
     counts = {"uniform with replacement (expected)": float(unif), "uniform then de-duplicated": distinct,
               "uniform valid next move (expected)": float(walk)}
@@ -152,20 +150,6 @@ def fig_training_size(p) -> Evidence:
         return holds(Method.EXACT, domain, count=3, residual=f"{float(unif):.4e}", detail=f"{near}: {how}")
     return fails(Method.EXACT, "none of the three generators gives 2.4e7 (within 5%)", domain=domain, count=3,
                  residual=f"{float(unif):.4e}", detail=how)
-
-
-def _walk_fraction(q):
-    """P(depth <= q) of the 'uniform valid next move' generator of D_32 (exact Fractions)."""
-    n, dist = 32, {0: Fraction(1)}
-    for r in range(n):
-        nxt: dict[int, Fraction] = {}
-        for h, pr in dist.items():
-            moves = [h2 for h2 in (h + 1, h - 1) if 0 <= h2 <= min(q, n - r - 1)]
-            allowed = [h2 for h2 in (h + 1, h - 1) if 0 <= h2 <= n - r - 1]
-            for h2 in moves:
-                nxt[h2] = nxt.get(h2, 0) + pr / len(allowed)
-        dist = nxt
-    return dist.get(0, Fraction(0))
 
 
 def _count_claim(count: int, ok: bool, what: str, domain: str) -> Evidence:
@@ -198,34 +182,21 @@ def control_depth3(p) -> Evidence:
 
 # ------------------------------------------------------------------------------------------ Fig. 4, Table 1
 def _dyck_depth(w):
-    h, top = 0, 0
-    for c in w:
-        h += 1 if c == "(" else -1
-        top = max(top, h)
-        if h < 0:
-            return None
-    return top if h == 0 else None
+    """The depth of the parenthesis string ``w``, None if it is not balanced."""
+    return dyck.balanced_depth(dyck.parse(w))
 
 
 def fig_fig4_word(p) -> Evidence:
     w = FIG4_WORD
-    hs = np.cumsum([1 if c == "(" else -1 for c in w])
-    readings = set()
-    for pos in combinations(range(32), 3):
-        for close in range(3):
-            it, out = iter(w), []
-            for i in range(32):
-                out.append(("(" if pos.index(i) != close else ")") if i in pos else next(it))
-            s = "".join(out)
-            if _dyck_depth(s) == 4:
-                readings.add(s)
+    end, negative, top = dyck.height_profile(dyck.parse(w))
+    readings = dyck.insertion_readings(w, 2, 1, 4)  # two '(' and one ')' inserted: length 32, depth 4
     keep = sorted(r for r in readings if r.startswith(w[:24]))
     domain = f"the word as printed, {w}"
     if len(w) == 32 and _dyck_depth(w) == 4:
         return holds(Method.EXACT, domain, count=1, residual=str(len(w)), detail="a D_32 word of depth 4")
     return fails(Method.EXACT, (
-        f"length {len(w)} (not 32), {w.count('(')} '(' and {w.count(')')} ')', height {int(hs[-1])} at the "
-        f"end and first negative at position {int(np.argmax(hs < 0)) + 1}, max height {int(hs.max())}: not a "
+        f"length {len(w)} (not 32), {w.count('(')} '(' and {w.count(')')} ')', height {end} at the "
+        f"end and first negative at position {negative}, max height {top}: not a "
         "D_32 word"), domain=domain, count=1, residual=str(len(w)), detail=(
         f"nearest readings (2 '(' and 1 ')' inserted, edit distance 3): {len(readings)} D_32 words of depth "
         f"4, {len(keep)} keep the balanced first 24 characters, e.g. {keep[0]}; the experiment's word "
@@ -243,7 +214,7 @@ def fig_table_sums(p) -> Evidence:
 
 def fig_unique_completion(p) -> Evidence:
     ballot = comb(16, 0)  # binom(2N - r, (2N - r - h)/2) - binom(., . - 1) at r = h = 16
-    n = sum(1 for t in product("()", repeat=16) if _dyck_depth("(" * 16 + "".join(t)) is not None)
+    n = dyck.balanced_continuations(dyck.parse("(" * 16), 16)
     what = (f"of the 2^16 continuations of 16 '(' exactly {n} is balanced (sixteen ')'); so at most one row "
             "of Table 1 can read 'Yes' (only the 52 row does); the printed completion strings are garbled")
     domain = "every continuation in {(, )}^16 of sixteen '('"
@@ -253,8 +224,6 @@ def fig_unique_completion(p) -> Evidence:
 
 
 # ----------------------------------------------------------------------------------------------- Boolean
-P = sp.symbols("p0 p1 p2 p3")
-_ATOMS = {"true": sp.true, "false": sp.false, **{f"p{i}": P[i] for i in range(4)}}
 S21 = ("((((p3 & p3) & (true | ¬p2)) & (¬p2 & p0))) | (((¬p3 & p1) & (true & ¬p2))) & "
        "(((p0 & p2) & ((p3 | true) | (¬p3 | ¬p3))))")
 S21_RHS = "p0 & p3 & ¬p2"
@@ -265,74 +234,8 @@ A511_SOLUTION = "p1|(p3&¬p2)"
 A511_READINGS = {"close at end": A511 + ")", "drop extra '('": A511.replace("|((((¬p0", "|(((¬p0")}
 
 
-def tokens(text):
-    """p0..p3, true, false, ¬ (or ~), &, |, parentheses; spaces ignored."""
-    out, i = [], 0
-    while i < len(text):
-        c = text[i]
-        if c.isspace():
-            i += 1
-        elif c in "()&|":
-            out.append(c)
-            i += 1
-        elif c in "¬~":
-            out.append("¬")
-            i += 1
-        else:
-            name = next((a for a in _ATOMS if text.startswith(a, i)), None)
-            if name is None:
-                raise ValueError(f"unknown token at {i}: {text[i:i + 8]!r}")
-            out.append(name)
-            i += len(name)
-    return out
-
-
-def parse(text, convention):
-    """sympy Boolean of ``text``: 'sympy' (¬ > & > |) or 'left' (& and | equal, grouped left to right)."""
-    toks, pos = tokens(text), 0
-
-    def unary():
-        nonlocal pos
-        t = toks[pos]
-        pos += 1
-        if t == "¬":
-            return sp.Not(unary())
-        if t == "(":
-            e = binary(0)
-            if pos >= len(toks) or toks[pos] != ")":
-                raise ValueError("unbalanced parentheses")
-            pos += 1
-            return e
-        if t in _ATOMS:
-            return _ATOMS[t]
-        raise ValueError(f"unexpected {t!r}")
-
-    def binary(level):
-        nonlocal pos
-        ops = ("|", "&") if convention == "sympy" else ("&|",)
-        if level == len(ops):
-            return unary()
-        e = binary(level + 1)
-        while pos < len(toks) and toks[pos] in ops[level]:
-            op = toks[pos]
-            pos += 1
-            e = (sp.And if op == "&" else sp.Or)(e, binary(level + 1))
-        return e
-
-    e = binary(0)
-    if pos != len(toks):
-        raise ValueError("unbalanced parentheses")
-    return e
-
-
-def equivalent(a, b):
-    """Same truth value on all 16 assignments of p0..p3."""
-    return all(bool(a.xreplace(dict(zip(P, v)))) == bool(b.xreplace(dict(zip(P, v))))
-               for v in product((sp.false, sp.true), repeat=4))
-
-
 def fig_variables(p) -> Evidence:
-    used = sorted({t for s in (S21, S21_RHS, A511) for t in tokens(s) if t.startswith("p")})
+    used = sorted({t for s in (S21, S21_RHS, A511) for t in boolean.tokens(s) if t.startswith("p")})
     missing = sorted(set(used) - {"p1", "p2", "p3"})
     domain = "the variables of the printed examples (Sec. 2.1, App. 5.1.1)"
     if not missing:
@@ -343,15 +246,10 @@ def fig_variables(p) -> Evidence:
 
 
 def _a511(convention):
-    sol = parse(A511_SOLUTION, convention)
-    try:
-        parse(A511, convention)
+    """Each repair of A511 against the solution (the prompt as printed must not parse)."""
+    if boolean.parses(A511, convention):
         raise AssertionError("A511 expected unbalanced")
-    except ValueError:
-        pass
-    res = {k: equivalent(parse(v, convention), sol) for k, v in A511_READINGS.items()}
-    simp = {k: sp.simplify_logic(parse(v, convention)) for k, v in A511_READINGS.items()}
-    return res, simp
+    return boolean.compare_readings(A511_READINGS, A511_SOLUTION, convention)
 
 
 CONVENTIONS = {"sympy": "sympy precedence (not > and > or)", "left": "& and | grouped left to right"}
@@ -374,8 +272,8 @@ def fig_a511(convention):
 
 def fig_s21(convention):
     def run(p) -> Evidence:
-        ok = equivalent(parse(S21, convention), parse(S21_RHS, convention))
-        how = f"LHS simplifies to {sp.sstr(sp.simplify_logic(parse(S21, convention)))}, RHS {S21_RHS}"
+        ok = boolean.equivalent(boolean.parse(S21, convention), boolean.parse(S21_RHS, convention))
+        how = f"LHS simplifies to {sp.sstr(sp.simplify_logic(boolean.parse(S21, convention)))}, RHS {S21_RHS}"
         domain = f"the Sec. 2.1 example, {CONVENTIONS[convention]}, all 16 assignments of p0..p3"
         if ok:
             return holds(Method.ENUMERATION, domain, count=16, residual="True", detail=how)
@@ -385,32 +283,10 @@ def fig_s21(convention):
 
 
 # ----------------------------------------------------------------------------- closed form at N = 16
-def closed_form_failure(word, v, dps=30):
-    """max over completable states (r, h), 1 <= r < 2N, of P(completion not in D_2N) for Theorem 4.1's head
-    built on ``word`` (gamma = -1/2), by a backward DP in mpmath (failure mass accumulated directly)."""
-    s = [0 if c == "(" else 1 for c in word]
-    n = len(s)
-    head = Head.closed_form([[1], [-1]], s, Fraction(-1, 2), v)
-    with mp.workdps(dps):
-        F = {(n, h): mp.mpf(0 if h == 0 else 1) for h in range(n + 2)}
-        worst = mp.mpf(0)
-        for r in range(n - 1, 0, -1):
-            for h in range(0, n - r + 1):
-                if (r + h) % 2 or h > r:
-                    continue
-                z = [0] * ((r + h) // 2) + [1] * ((r - h) // 2)
-                lo, lc = head.log_probs(z, dps)
-                down = F[(r + 1, h - 1)] if h >= 1 else mp.mpf(1)
-                up = F.get((r + 1, h + 1), mp.mpf(1))  # too high to close in time: fails surely
-                F[(r, h)] = mp.exp(lo) * up + mp.exp(lc) * down
-                if h <= n - r:
-                    worst = max(worst, F[(r, h)])
-        return worst
-
-
 def fig_closed_form(p) -> Evidence:
     v = -(2 * 16**2 + 1)
-    rows = [(w, _dyck_depth(w), closed_form_failure(w, v)) for w in (gd.FULL["word"], DEPTH8_WORD)]
+    rows = [(w, _dyck_depth(w), dyck_worst_failure(dyck.parse(w), Fraction(-1, 2), v))
+            for w in (gd.FULL["word"], DEPTH8_WORD)]
     bound = max(1024 * float(f) for _, _, f in rows)
     how = (f"DP (mpmath 30 digits, Head.log_probs), v = {v}, gamma = -1/2: " + "; ".join(
         f"word {w} (depth {q}): max failure over every completable state {mp.nstr(f, 4)}" for w, q, f in rows)

@@ -7,9 +7,7 @@ Probabilities are mpmath intervals (proofkit.posembed.dp), logits exact rational
 algebra sympy. Where a claim holds for every v it is by monotonicity stated in its how-text.
 """
 
-import itertools
 from fractions import Fraction
-from math import comb
 
 import sympy as sp
 
@@ -29,26 +27,28 @@ from proofkit import (
     predicate,
     undecided,
 )
-from proofkit.posembed import dp, dyck
-from proofkit.posembed.model import Head
-from proofkit.posembed.sweep import Fail, Undecided, over
+from proofkit.posembed import (
+    DYCK_E,
+    Fail,
+    Head,
+    at_most,
+    binary_contexts,
+    bounds,
+    dp,
+    dyck,
+    dyck_heads,
+    escape,
+    first_logit_change,
+    mu,
+    over,
+    products,
+    word_heads,
+)
 
 x_, y_, g_, r_, n_ = sp.symbols("x y gamma r n", positive=True)
 c_r, c_next, c_prev = sp.symbols("c_r c_next c_prev")
-Memorizes = predicate(
-    "MemorizesOneHot", "every prefix of s is completed into s w.p. >= 1 - n t e^{-v gamma/n}"
-)
-DYCK_E = [[1], [-1]]
-
-
-def _le(value, bound, fail: str, residual: str = ""):
-    """A case of :func:`over` from two intervals: None if value <= bound is proven, :class:`Fail` if
-    value > bound is proven, else :class:`Undecided`."""
-    if dp.le(value, bound):
-        return None
-    if dp.gt(value, bound):
-        return Fail(fail, residual)
-    return Undecided(f"{fail}: the intervals overlap, neither side proven")
+Memorizes = predicate("MemorizesOneHot",
+                      "every prefix of s is completed into s w.p. >= 1 - n t e^{-v gamma/n}")
 
 
 def l51_bound(p) -> Evidence:
@@ -58,44 +58,32 @@ def l51_bound(p) -> Evidence:
 
     def case(ntk):
         n, t, k = ntk
-        vg = k * n * dp.iv.log(dp.iv.mpf(n * t))
-        f = dp.iv.mpf(0)
-        for rr in range(n - 1, 0, -1):
-            e = (t - 1) * dp.iv.exp(-vg / rr)
-            f = e / (1 + e) + f / (1 + e)
-        bound = n * t * dp.iv.exp(-vg / n)
+        f, bound = bounds.onehot_failure(n, t, k)
         if t == 2 and k == 2:
             rows.append(f"n={n}: {dp.text(f, 3)} vs {dp.text(bound, 3)}")
-        return _le(f, bound, f"n = {n}, t = {t}, k = {k}: failure {dp.text(f)} > {dp.text(bound)}",
-                   f"{n},{t},{k}")
+        return at_most(f, bound, f"n = {n}, t = {t}, k = {k}: failure {dp.text(f)} > {dp.text(bound)}",
+                       f"{n},{t},{k}")
 
-    with dp.ivdps(60):
-        return over(((n, t, k) for n in range(2, p["n_max"] + 1) for t in (2, 3, 5, 10) for k in (1, 2, 4)),
-                    case, method=Method.INTERVAL,
-                    domain=(f"n = 2..{p['n_max']}, t in {{2, 3, 5, 10}}, every prefix r < n, at the points "
-                            "v gamma = k n log(nt), k in {1, 2, 4}"),
-                    detail=lambda c: ("exact product in intervals (t = 2, k = 2 shown): " + "; ".join(rows)))
+    return over(((n, t, k) for n in range(2, p["n_max"] + 1) for t in (2, 3, 5, 10) for k in (1, 2, 4)),
+                case, method=Method.INTERVAL,
+                domain=(f"n = 2..{p['n_max']}, t in {{2, 3, 5, 10}}, every prefix r < n, at the points "
+                        "v gamma = k n log(nt), k in {1, 2, 4}"),
+                detail=lambda c: ("exact product in intervals (t = 2, k = 2 shown): " + "; ".join(rows)))
 
 
 def l51_logits(p) -> Evidence:
     """eq. (6) = eq. (4) with E = I_t: logits_r = (v gamma / r) delta_{s_{r+1}} for every s, r < n."""
     g, v = Fraction(3, 7), Fraction(5)
-
-    def cases():
-        for t in (2, 3):
-            eye = [[int(i == j) for j in range(t)] for i in range(t)]
-            for n in range(2, 5):
-                for s in itertools.product(range(t), repeat=n):
-                    h = Head.closed_form(eye, s, g, v)
-                    yield from ((t, s, h, r) for r in range(1, n))
+    eyes = {t: [[int(i == j) for j in range(t)] for i in range(t)] for t in (2, 3)}
+    cases = ((t, s, h, r) for t in (2, 3) for s, h in word_heads(eyes[t], range(2, 5), g, v)
+             for r in range(1, len(s)))
 
     def case(c):
         t, s, h, r = c
-        if list(h.logits(s[:r])) != [v * g / r * (k == s[r]) for k in range(t)]:
-            return Fail(f"s = {s}, r = {r}: {h.logits(s[:r])}", str(s))
-        return None
+        ok = list(h.logits(s[:r])) == [v * g / r * (k == s[r]) for k in range(t)]
+        return None if ok else Fail(f"s = {s}, r = {r}: {h.logits(s[:r])}", str(s))
 
-    return over(cases(), case, method=Method.ENUMERATION,
+    return over(cases, case, method=Method.ENUMERATION,
                 domain="every s in [t]^n, t in {2, 3}, n = 2..4, every r < n, at gamma = 3/7, v = 5 (logit "
                        "rows)",
                 detail="exact rational logits")
@@ -116,29 +104,18 @@ def l52_identity():
 
 def l52_logits(p) -> Evidence:
     """For E = [1, -1]^T the head's logits are [X, -X] on every context (exact)."""
-    def cases():
-        for N in range(1, 5):
-            for s in dyck.dyck_words(N):
-                h = Head.closed_form(DYCK_E, s, Fraction(-1, 2), -7)
-                yield from ((s, h, z) for z in itertools.chain.from_iterable(
-                    itertools.product((0, 1), repeat=r) for r in range(1, 2 * N)))
+    cases = ((s, h, z) for N, s, h in dyck_heads(4, Fraction(-1, 2), -7) for z in binary_contexts(2 * N - 1))
 
     def case(c):
         s, h, z = c
         a, b = h.logits(z)
-        if a == -b:
-            return None
-        return Fail(f"s = {dyck.show(s)}, z = {dyck.show(z)}: logits {a}, {b}", str(a + b))
+        return None if a == -b else Fail(f"s = {dyck.show(s)}, z = {dyck.show(z)}: logits {a}, {b}",
+                                         str(a + b))
 
-    return over(cases(), case, method=Method.ENUMERATION,
+    return over(cases, case, method=Method.ENUMERATION,
                 domain=("every s in D_2N, N = 1..4, every context z in {(, )}^r, r = 1..2N-1, at gamma = "
                         "-1/2, v = -7"),
                 detail="exact rational logits")
-
-
-def _nope(N, v, a=None):
-    a = Fraction(2 * N, 2 * N + 1) if a is None else a
-    return dp.table(N, dp.nope_log_odds(a, v))
 
 
 def c53_bound(p) -> Evidence:
@@ -148,24 +125,21 @@ def c53_bound(p) -> Evidence:
 
     def case(Nk):
         N, k = Nk
-        tab = _nope(N, Fraction(-2 * k * N * N * (2 * N + 1)))
-        worst = max((tab[r][h] for r, h in dyck.prefix_states(N)), key=lambda x: x.b)
+        worst, bound = bounds.nope_worst(N, Fraction(-2 * k * N * N * (2 * N + 1)))
         if k == 1:
             rows.append(f"N={N}: {dp.text(worst, 3)}")
-        return _le(worst, dp.paper_bound(N), f"N = {N}, k = {k}: failure {dp.text(worst)} > 2N e^-N", str(N))
+        return at_most(worst, bound, f"N = {N}, k = {k}: failure {dp.text(worst)} > 2N e^-N", str(N))
 
-    with dp.ivdps(60):
-        return over(((N, k) for N in range(1, p["N_top"] + 1) for k in (1, 2)), case, method=Method.INTERVAL,
-                    domain=(f"N = 1..{p['N_top']}, every prefix state, at v = -2N^2(2N+1) and twice that "
-                            "(not every v), E = [2N/(2N+1), -1]"),
-                    detail=lambda c: "worst failure " + "; ".join(rows))
+    return over(((N, k) for N in range(1, p["N_top"] + 1) for k in (1, 2)), case, method=Method.INTERVAL,
+                domain=(f"N = 1..{p['N_top']}, every prefix state, at v = -2N^2(2N+1) and twice that "
+                        "(not every v), E = [2N/(2N+1), -1]"),
+                detail=lambda c: "worst failure " + "; ".join(rows))
 
 
 def c53_strict(p) -> Evidence:
     """'if Delta_r = 0 then sum E < -1/(2N+1)': at the balanced prefix () the sum is a - 1 = -1/(2N+1)."""
     N = p["N_top"]
-    a = Fraction(2 * N, 2 * N + 1)
-    total = a - 1
+    total = Fraction(2 * N, 2 * N + 1) - 1  # a - 1
     domain = f"N = {N}, the balanced prefix () (Delta_2 = 0)"
     res = str(total + Fraction(1, 2 * N + 1))
     if not total < Fraction(-1, 2 * N + 1):
@@ -179,15 +153,13 @@ def c53_direction(p) -> Evidence:
     N, r = 3, 1
     v = Fraction(-2 * N * N * (2 * N + 1) - 1)
     domain = f"N = {N}, r = {r}, v = {v} (one point of the range)"
-    with dp.ivdps(60):
-        lhs = 1 - dp.iv.exp(dp.ball(v / (r * (2 * N + 1))))
-        rhs = 1 - dp.iv.exp(dp.iv.mpf(-N))
-        if dp.gt(lhs, rhs):
-            return fails(Method.INTERVAL, f"1 - e^(v/(r(2N+1))) = {dp.text(lhs)} > 1 - e^-N = {dp.text(rhs)}",
-                         domain=domain, count=1, residual=dp.text(lhs - rhs),
-                         detail="'>=' holds (v/(r(2N+1)) < -2N^2/r < -N for r <= 2N - 1)")
-        if dp.le(lhs, rhs):
-            return holds(Method.SEARCH, domain, count=1, detail="no counterexample at the one point tried")
+    lhs, rhs, diff = bounds.nope_exp_step(N, r, v)
+    if dp.gt(lhs, rhs):
+        return fails(Method.INTERVAL, f"1 - e^(v/(r(2N+1))) = {dp.text(lhs)} > 1 - e^-N = {dp.text(rhs)}",
+                     domain=domain, count=1, residual=dp.text(diff),
+                     detail="'>=' holds (v/(r(2N+1)) < -2N^2/r < -N for r <= 2N - 1)")
+    if dp.le(lhs, rhs):
+        return holds(Method.SEARCH, domain, count=1, detail="no counterexample at the one point tried")
     return undecided("the intervals overlap", method=Method.INTERVAL, domain=domain)
 
 
@@ -195,15 +167,12 @@ def c53_no_asymmetry(p) -> Evidence:
     """Drop the 1/(2N+1): a = 1 makes X = 0 at every balanced context (a fair coin)."""
     N = 4
     v = Fraction(-2 * N * N * (2 * N + 1))
-    with dp.ivdps(60):
-        tab = _nope(N, v, Fraction(1))
-        bound = dp.paper_bound(N)
-        return over(dyck.prefix_states(N), lambda rh: _le(tab[rh[0]][rh[1]], bound, (
-            f"E = [1, -1], no B, N = {N}, v = -2N^2(2N+1), prefix state (r, h) = {rh}: failure "
-            f"{dp.text(tab[rh[0]][rh[1]])} > 2N e^-N = {dp.text(bound)}"), dp.text(tab[rh[0]][rh[1]])),
-            method=Method.INTERVAL,
-            domain=f"E = [1, -1], no positional embedding, N = {N}, v = {v}: every prefix state",
-            detail="every prefix state below 2N e^-N (intervals)")
+    states, bound = bounds.nope_failures(N, v, Fraction(1))
+    return over(states, lambda c: at_most(c[1], bound, (
+        f"E = [1, -1], no B, N = {N}, v = -2N^2(2N+1), prefix state (r, h) = {c[0]}: failure "
+        f"{dp.text(c[1])} > 2N e^-N = {dp.text(bound)}"), dp.text(c[1])), method=Method.INTERVAL,
+        domain=f"E = [1, -1], no positional embedding, N = {N}, v = {v}: every prefix state",
+        detail="every prefix state below 2N e^-N (intervals)")
 
 
 def mu_derivation():
@@ -221,16 +190,8 @@ def mu_eq4():
     return sp.simplify(sol - (1 + 1 / g_) * c_r)
 
 
-def _mu(r, g):
-    return (1 + (r - 1) * g) / (r * g)
-
-
 #: the mu_r claims run over every r <= n <= MU_N (exact rationals)
 MU_N = 40
-
-
-def _r_le_n():
-    return ((r, n) for n in range(1, MU_N + 1) for r in range(1, n + 1))
 
 
 def mu_upper(p) -> Evidence:
@@ -239,12 +200,13 @@ def mu_upper(p) -> Evidence:
 
     def case(rn):
         r, n = rn
-        m = _mu(r, g)
+        m = mu(r, g)
         return None if m <= 1 - Fraction(3, n) < 1 else Fail(f"r = {r}, n = {n}: mu_r = {m}", str(m))
 
-    return over(_r_le_n(), case, method=Method.ENUMERATION, domain=f"every r <= n, n = 1..{MU_N} (exact)",
+    cases = ((r, n) for n in range(1, MU_N + 1) for r in range(1, n + 1))
+    return over(cases, case, method=Method.ENUMERATION, domain=f"every r <= n, n = 1..{MU_N} (exact)",
                 detail=f"mu_r = 1 - 3/r <= 1 - 3/n < 1; mu_1..mu_5 = "
-                       f"{', '.join(str(_mu(r, g)) for r in range(1, 6))}")
+                       f"{', '.join(str(mu(r, g)) for r in range(1, 6))}")
 
 
 def mu_contraction(p) -> Evidence:
@@ -253,12 +215,12 @@ def mu_contraction(p) -> Evidence:
     g = Fraction(-1, 2)
 
     def case(r):
-        m = _mu(r, g)
+        m = mu(r, g)
         return None if abs(m) < 1 else Fail(f"|mu_{r}| = |{m}| >= 1 (exact): |c_{r + 1}| = {abs(m)} |c_{r}|",
                                             str(m))
 
     return over(range(1, MU_N + 1), case, method=Method.EXACT, domain=f"every step r = 1..{MU_N} (exact)",
-                context=f"mu_3 = {_mu(3, g)}, so c_r = 0 from r = 4 on: the differences vanish after one "
+                context=f"mu_3 = {mu(3, g)}, so c_r = 0 from r = 4 on: the differences vanish after one "
                         "expanding step")
 
 
@@ -267,20 +229,14 @@ def mu_divergence(p) -> Evidence:
     c_m = m c_1 grows without bound (c_1 != 0), under the Sec. 3.2 hypothesis."""
     g = Fraction(1, 2)
 
-    def cases():
-        prod = Fraction(1)
-        for n in range(1, MU_N + 1):
-            yield ("mu", n, prod)
-            prod *= _mu(n, g)  # prod_{r <= n} mu_r = n + 1
-
     def case(c):
-        _, n, prod = c
-        low = [r for r in range(1, n + 1) if not _mu(r, g) >= 1 + Fraction(1, n)]
+        n, prod = c  # prod_(r < n) mu_r
+        low = [r for r in range(1, n + 1) if not mu(r, g) >= 1 + Fraction(1, n)]
         if low:
-            return Fail(f"n = {n}, r = {low[0]}: mu_r = {_mu(low[0], g)} < 1 + 1/n", str(low[0]))
+            return Fail(f"n = {n}, r = {low[0]}: mu_r = {mu(low[0], g)} < 1 + 1/n", str(low[0]))
         return None if prod == n else Fail(f"prod_(r < {n}) mu_r = {prod} != {n}", str(prod))
 
-    return over(cases(), case, method=Method.ENUMERATION,
+    return over(products(g, MU_N), case, method=Method.ENUMERATION,
                 domain=f"every r <= n and every product prod_(r < m) mu_r, n, m = 1..{MU_N} (exact)",
                 detail="mu_r = 1 + 1/r >= 1 + 1/n > 1 and prod_(r < m) mu_r = m (telescoping (r + 1)/r), so "
                        "c_m = m c_1 diverges for c_1 != 0")
@@ -291,22 +247,13 @@ def mu_tokens(p) -> Evidence:
     Under c_(r+1) = mu_r c_r (gamma = 1/2), c_1 = 0 forces c = 0 (z = s), so a pair z != s starts at
     c_1 = +-2; every such start leaves {0, +-2} (c_2 = 2 c_1): no token pair z != s obeys the hypothesis."""
     g = Fraction(1, 2)
-
-    def escape(c1):
-        c = Fraction(c1)
-        for r in range(1, MU_N):
-            c *= _mu(r, g)
-            if c not in (0, 2, -2):
-                return f"c_1 = {c1} gives c_{r + 1} = {c}"
-        return None
-
-    out = {c1: escape(c1) for c1 in (2, -2)}
+    escapes = {c1: escape(c1, g, MU_N, (0, 2, -2)) for c1 in (2, -2)}
+    out = {c1: e and f"c_1 = {c1} gives c_{e[0]} = {e[1]}" for c1, e in escapes.items()}
     domain = f"c_1 in {{2, -2}} (every start with z_1 != s_1), r = 1..{MU_N}, gamma = 1/2 (exact)"
     if all(out.values()):
         return fails(Method.ENUMERATION, "; ".join(out.values()) + ", outside the token differences "
                      "{0, +-2}; c_1 = 0 gives c = 0 (z = s): the hypothesis admits no token pair z != s",
-                     domain=domain,
-                     count=2, residual=str(_mu(1, g) * 2))
+                     domain=domain, count=2, residual=str(mu(1, g) * 2))
     c1 = next(c for c, e in out.items() if e is None)
     return holds(Method.ENUMERATION, domain, count=2, detail=f"c_1 = {c1} stays in {{0, +-2}}")
 
@@ -319,10 +266,9 @@ def mu_hypothesis(p) -> Evidence:
 
     def case(r):
         lhs, rhs = h.pooled(s[:r])[0] / r, Fraction(-1, 2) * h.E[s[r]][0]
-        if lhs == rhs:
-            return None
-        return Fail(f"s = (()()), r = {r}: (1/r) sum = {lhs}, gamma E_s_r+1 = {rhs} (exact); eq. (4) gives "
-                    "sum = gamma E, the hypothesis needs r gamma E", str(lhs - rhs))
+        return None if lhs == rhs else Fail(
+            f"s = (()()), r = {r}: (1/r) sum = {lhs}, gamma E_s_r+1 = {rhs} (exact); eq. (4) gives "
+            "sum = gamma E, the hypothesis needs r gamma E", str(lhs - rhs))
 
     return over(range(1, len(s)), case, method=Method.EXACT,
                 domain="s = (()()), gamma = -1/2, v = 1, E = [1, -1]: every context length r = 1..5",
@@ -335,8 +281,7 @@ def catalan_values(p) -> Evidence:
     enum = [sum(1 for _ in dyck.dyck_words(N)) for N in range(1, 11)]
     vals = [dyck.catalan(N) for N in range(1, 17)]
     domain = "C_1..C_16 (enumeration of D_2N for N <= 10, both closed forms for N <= 16) and C_16's rounding"
-    bad = [N for N in range(1, 17) if vals[N - 1] != comb(2 * N, N) - comb(2 * N, N + 1)
-           or comb(2 * N, N) % (N + 1) or vals[N - 1] != comb(2 * N, N) // (N + 1)]
+    bad = dyck.catalan_form_mismatches(16)
     if enum != vals[:10] or bad:
         return fails(Method.EXACT, "the closed forms or the enumeration disagree "
                      f"(N = {bad or 'enumerated'})", domain=domain, count=17)
@@ -347,25 +292,17 @@ def catalan_values(p) -> Evidence:
                         f"for N <= 10); C_16 = {vals[15]} rounds to 3.5e7")
 
 
-def _ratio_iv(N):
-    """C_N / (4^N pi^-1/2 N^-3/2) as an interval."""
-    n = dp.iv.mpf(N)
-    return dp.iv.mpf(dyck.catalan(N)) * dp.iv.sqrt(dp.iv.pi) * n * dp.iv.sqrt(n) / dp.iv.mpf(4) ** N
-
-
 def catalan_asymptotic_16(p) -> Evidence:
     """Read '~' as within 1% at N = 16 (Part D 47)."""
-    with dp.ivdps(60):
-        r16 = _ratio_iv(16)
-        text = f"C_16 / (4^16 pi^-1/2 16^-3/2) = {dp.text(r16, 8)}"
-        domain = "N = 16 (the paper's size), the ratio C_16 / (4^16 pi^-1/2 16^-3/2) in intervals"
-        dev = abs(1 - r16)
-        if dp.gt(dev, dp.iv.mpf("0.01")):
-            return fails(Method.INTERVAL, f"{text}: {dp.text(dev * 100, 3)}% below 1, not within 1%",
-                         domain=domain, count=1, residual=dp.text(r16, 8),
-                         detail="the ratio -> 1 only as N -> oo (1 - 9/(8N) + ...)")
-        if dp.le(dev, dp.iv.mpf("0.01")):
-            return holds(Method.INTERVAL, domain, count=1, residual=dp.text(r16, 8), detail=text)
+    c = bounds.catalan_deviation(16, "0.01")
+    text = f"C_16 / (4^16 pi^-1/2 16^-3/2) = {dp.text(c.ratio, 8)}"
+    domain = "N = 16 (the paper's size), the ratio C_16 / (4^16 pi^-1/2 16^-3/2) in intervals"
+    if dp.gt(c.deviation, c.tolerance):
+        return fails(Method.INTERVAL, f"{text}: {dp.text(c.percent, 3)}% below 1, not within 1%",
+                     domain=domain, count=1, residual=dp.text(c.ratio, 8),
+                     detail="the ratio -> 1 only as N -> oo (1 - 9/(8N) + ...)")
+    if dp.le(c.deviation, c.tolerance):
+        return holds(Method.INTERVAL, domain, count=1, residual=dp.text(c.ratio, 8), detail=text)
     return undecided(f"{text}: the deviation overlaps 1%", method=Method.INTERVAL, domain=domain)
 
 
@@ -373,15 +310,13 @@ def catalan_ratio_to_one(p) -> Evidence:
     """The ratio C_N / (4^N pi^-1/2 N^-3/2) increases towards 1: sampled at six N (intervals at each; the
     monotone limit itself is not proven by samples)."""
     Ns = (1, 5, 10, 16, 50, 1000)
-    with dp.ivdps(60):
-        rs = [_ratio_iv(N) for N in Ns]
-        shown = ", ".join(dp.text(x, 6) for x in rs)
-        pairs = list(zip(Ns, rs, rs[1:] + [dp.iv.mpf(1)]))
-        return over(pairs, lambda c: _le(c[1], c[2], f"the ratio at N = {c[0]} is not below the next value "
-                                                      f"(or 1): {shown}", str(c[0])),
-                    method=Method.SAMPLED, fail_method=Method.INTERVAL,
-                    domain=f"N in {{{', '.join(map(str, Ns))}}} (increasing and < 1 there)", residual=shown,
-                    detail=f"ratio at N = {', '.join(map(str, Ns))}: {shown} (increasing, < 1)")
+    steps = bounds.catalan_ratio_steps(Ns)
+    shown = ", ".join(dp.text(r, 6) for _, r, _ in steps)
+    return over(steps, lambda c: at_most(c[1], c[2], f"the ratio at N = {c[0]} is not below the next value "
+                                                     f"(or 1): {shown}", str(c[0])),
+                method=Method.SAMPLED, fail_method=Method.INTERVAL,
+                domain=f"N in {{{', '.join(map(str, Ns))}}} (increasing and < 1 there)", residual=shown,
+                detail=f"ratio at N = {', '.join(map(str, Ns))}: {shown} (increasing, < 1)")
 
 
 def mask_literal(p) -> Evidence:
@@ -404,44 +339,33 @@ def loss_r0(p) -> Evidence:
     r = 1..2N-1: the loss bound 8N^2 e^-N then fails for every v once 8N^2 e^-N < log 2. This decides only
     where the r = 0 term alone exceeds the bound."""
     domain = f"N = 1..{p['N_top']}, every v (the r = 0 term alone, log 2)"
-    with dp.ivdps(60):
-        for N in range(1, p["N_top"] + 1):
-            b = 8 * N * N * dp.iv.exp(dp.iv.mpf(-N))
-            if dp.gt(dp.iv.log(2), b):
-                return fails(Method.INTERVAL, (
-                    f"N = {N}: the r = 0 term alone is log 2 > 8N^2 e^-N = {dp.text(b)}; with uniform "
-                    "attention over no token the r = 0 logits are 0/0"), domain=domain, residual=str(N),
-                    detail="Thm 4.1's bound holds for r = 1..2N-1 (R24.T41); the r = n term has no target "
-                           "s_{n+1}")
+    first = bounds.first_loss_bound_below_log2(p["N_top"])
+    if first:
+        N, b = first
+        return fails(Method.INTERVAL, (
+            f"N = {N}: the r = 0 term alone is log 2 > 8N^2 e^-N = {dp.text(b)}; with uniform "
+            "attention over no token the r = 0 logits are 0/0"), domain=domain, residual=str(N),
+            detail="Thm 4.1's bound holds for r = 1..2N-1 (R24.T41); the r = n term has no target s_{n+1}")
     return undecided(f"log 2 <= 8N^2 e^-N for every N = 1..{p['N_top']}: the r = 0 term alone does not "
                      "exceed the bound there, and the rest of the loss is not examined",
-                     method=Method.INTERVAL,
-                     domain=domain)
+                     method=Method.INTERVAL, domain=domain)
 
 
 def B_last_unused(p) -> Evidence:
     """B_2N (built from E_{s_{2N+1}} := 0) enters only contexts of length 2N, never used: every logit at
     r <= 2N - 1 is the same whatever B_2N is; the count 2N + 3 includes it."""
-    def cases():
-        for N in range(1, 5):
-            for s in dyck.dyck_words(N):
-                h = Head.closed_form(DYCK_E, s, Fraction(-1, 2), -3)
-                h2 = Head(h.E, (*h.B[:-1], (Fraction(123),)), h.v)
-                yield from ((N, h, h2, z) for z in itertools.chain.from_iterable(
-                    itertools.product((0, 1), repeat=r) for r in range(1, 2 * N)))
-
+    cases = ((N, h, Head(h.E, (*h.B[:-1], (Fraction(123),)), h.v), z)
+             for N, _, h in dyck_heads(4, Fraction(-1, 2), -3) for z in binary_contexts(2 * N - 1))
     counts = {N: Head.closed_form(DYCK_E, next(iter(dyck.dyck_words(N))), Fraction(-1, 2), -3).weight_count
               for N in range(1, 5)}
     domain = "every s in D_2N, N = 1..4, every context of length r <= 2N - 1, B_2N replaced by 123"
     if any(c != 2 * N + 3 for N, c in counts.items()):
         return undecided(f"the model's weight count is {counts}, not 2N + 3", method=Method.ENUMERATION,
                          domain=domain)
-    n_ctx = 0
-    for N, h, h2, z in cases():
-        n_ctx += 1
-        if h.logits(z) != h2.logits(z):
-            return undecided(f"B_2N acts at {dyck.show(z)} (N = {N}); the other weights were not examined",
-                             method=Method.ENUMERATION, domain=domain)
+    n_ctx, acts = first_logit_change(cases)
+    if acts:
+        return undecided(f"B_2N acts at {dyck.show(acts[3])} (N = {acts[0]}); the other weights were not "
+                         "examined", method=Method.ENUMERATION, domain=domain)
     return fails(Method.ENUMERATION, (
         f"B_2N: changing it leaves all {n_ctx} logits at r <= 2N - 1 unchanged (exact): 2N + 2 of the 2N + 3 "
         "weights act"), domain=domain, count=n_ctx, residual="1",
@@ -467,8 +391,7 @@ def eq3_first_order(p) -> Evidence:
     (1/2, -1/2): a first-order point that violates eq. (3), which is the interpolation condition."""
     e1, e2, b1, b2, v = sp.symbols("e1 e2 b1 b2 v")
     # N = 1, s = (): one term, context '(' predicting ')': logits = v (e_s1 + b1) [e1, e2]
-    pooled = e1 + b1
-    l1, l2 = v * pooled * e1, v * pooled * e2
+    l1, l2 = v * (e1 + b1) * e1, v * (e1 + b1) * e2
     L = -l2 + sp.log(sp.exp(l1) + sp.exp(l2))
     grad = [sp.diff(L, w).subs({e1: 0, e2: 0, b1: 0, b2: 0}) for w in (e1, e2, b1, b2, v)]
     resid = (sp.exp(l1) / (sp.exp(l1) + sp.exp(l2))).subs({e1: 0, b1: 0})
@@ -482,8 +405,7 @@ def eq3_first_order(p) -> Evidence:
 
 
 def control(p) -> Evidence:
-    c16 = dyck.catalan(16)
-    domain = "C_16 (exact)"
+    c16, domain = dyck.catalan(16), "C_16 (exact)"
     if c16 != 35357671:
         return fails(Method.EXACT, f"C_16 = {c16} != 35357671 (exact)", domain=domain, count=1, residual="1")
     return holds(Method.EXACT, domain, count=1, residual="0")
@@ -492,26 +414,17 @@ def control(p) -> Evidence:
 THEOREM = Theorem(
     id="R24.L5",
     title="Lemmas 5.1, 5.2, Claim 5.3, mu_r stability, Catalan facts, mask, loss range, weight count",
-    paper=PaperRef(
-        "Richard 2024", "Sec. 3.1-3.2, Sec. 4, App. 5.2-5.3.1", "(2), (3), (4), (6)", "richard2024depth"
-    ),
-    params=ParamSpace(
-        (
-            Param("n_max", int, 8, "Lemma 5.1 for n = 2..n_max", min=2, max=40),
-            Param("N_top", int, 16, "Claim 5.3 and loss range for N = 1..N_top", min=1, max=24),
-        )
-    ),
+    paper=PaperRef("Richard 2024", "Sec. 3.1-3.2, Sec. 4, App. 5.2-5.3.1", "(2), (3), (4), (6)",
+                   "richard2024depth"),
+    params=ParamSpace((
+        Param("n_max", int, 8, "Lemma 5.1 for n = 2..n_max", min=2, max=40),
+        Param("N_top", int, 16, "Claim 5.3 and loss range for N = 1..N_top", min=1, max=24),
+    )),
     assumptions=(
-        Assumption(
-            "uniform",
-            "Q = 0 (uniform attention)",
-            predicate=predicate("UniformAttention", "Q = 0")(sp.Symbol("Q")),
-        ),
-        Assumption(
-            "vgamma",
-            "v gamma > n log(nt) (Lemma 5.1)",
-            predicate=sp.StrictGreaterThan(sp.Symbol("v") * g_, n_ * sp.log(n_ * sp.Symbol("t"))),
-        ),
+        Assumption("uniform", "Q = 0 (uniform attention)",
+                   predicate=predicate("UniformAttention", "Q = 0")(sp.Symbol("Q"))),
+        Assumption("vgamma", "v gamma > n log(nt) (Lemma 5.1)",
+                   predicate=sp.StrictGreaterThan(sp.Symbol("v") * g_, n_ * sp.log(n_ * sp.Symbol("t")))),
     ),
     conclusion=Memorizes(n_),
     claims=(

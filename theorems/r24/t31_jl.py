@@ -19,7 +19,6 @@ The word s of (a) and (b) is s_i = i mod t; the search draws its words at random
 
 from fractions import Fraction
 
-import numpy as np
 import sympy as sp
 
 from proofkit import (
@@ -38,10 +37,7 @@ from proofkit import (
     predicate,
     undecided,
 )
-from proofkit.numerics.backend import arb_bits
-from proofkit.posembed import jl
-from proofkit.posembed.model import closed_form_B
-from proofkit.posembed.sweep import Fail, Undecided, over
+from proofkit.posembed import Fail, Undecided, jl, jlsearch, over, telescoping_residuals, worst_outcome
 
 C, R, INC, U = Verdict.CERTIFIED, Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.CONFIRMED
 #: the largest x with -log(1 - x) <= 2x lies in [X_LO, X_HI] (certified in ``log_step``)
@@ -63,36 +59,22 @@ def _setting(p):
     return n, t, eps, v, g, tuple(i % t for i in range(n))
 
 
-def _embedding(kind, t, d, s, seed):
-    rng = np.random.default_rng(seed)
-    makers = {"gaussian": lambda: jl.gaussian(t, d, rng), "onehot": lambda: jl.onehot(t, d),
-              "circle": lambda: jl.circle(t, d), "shifted": lambda: jl.shifted(t, d, s[-1]),
-              "scaled": lambda: jl.reflect(jl.scaled(t, d, Fraction(9, 16)), rng, 2)}
-    return makers[kind]()
-
-
 def _bounds(E, s, eps, vg, rows=None):
     """(failure comparison, loss comparison, text) of E at v gamma = vg: each 'holds', 'fails' or
     'undecided' (arb balls)."""
-    n, t = len(s), len(E)
-    c = jl.completion(rows or jl.logit_rows(E, s), vg)
-    fb, lb = jl.failure_bound(n, t, eps, vg), jl.loss_bound(n, t, eps, vg)
-    pf, pl = jl.compare(c.failure, fb), jl.compare(c.loss, lb)
-    return pf, pl, (f"v gamma = {vg}: 1 - P = {jl.fmt(c.failure)} vs nt e^(-v gamma/n + 2 eps) = "
-                    f"{jl.fmt(fb)} ({pf}); loss {jl.fmt(c.loss)} vs {jl.fmt(lb)} ({pl})")
+    b = jl.check_bounds(E, s, eps, vg, rows)
+    c = b.completion
+    return b.failure, b.loss, (f"v gamma = {vg}: 1 - P = {jl.fmt(c.failure)} vs nt e^(-v gamma/n + 2 eps) = "
+                               f"{jl.fmt(b.failure_bound)} ({b.failure}); loss {jl.fmt(c.loss)} vs "
+                               f"{jl.fmt(b.loss_bound)} ({b.loss})")
 
 
 def _judge(part):
     """A :func:`_bounds` result as a case of :func:`over`: fails if either bound certainly fails."""
     pf, pl, text = part
-    if "fails" in (pf, pl):
-        return Fail(text, text.split(": ", 1)[1])
-    if (pf, pl) != ("holds", "holds"):
-        return Undecided(f"balls overlap the bound: {text}")
-    return None
+    return worst_outcome((pf, pl), text, text.split(": ", 1)[1], f"balls overlap the bound: {text}")
 
 
-# ----------------------------------------------------------------------------- (a), (b), (c)
 def _dist_text(dist):
     """The exact distortion range of (7), or why (7) is vacuous."""
     if dist is None:
@@ -104,7 +86,7 @@ def given_E(p) -> Evidence:
     """(a) The bounds at the E named by ``embedding`` (at the JL dimension), via the model itself."""
     n, t, eps, v, g, s = _setting(p)
     d = jl.jl_dimension(n, eps)
-    E = _embedding(p["embedding"], t, d, s, p["seed"])
+    E = jl.named_embedding(p["embedding"], t, d, s, p["seed"])
     rows = jl.head_rows(E, s, v, g)
     eq8 = rows == jl.logit_rows(E, s)
     part = _bounds(E, s, eps, v * g, rows)
@@ -118,14 +100,10 @@ def given_E(p) -> Evidence:
                 detail=f"{setting}; {part[2]}")
 
 
-def _grid(n, vg):
-    return sorted({Fraction(x) for x in (-n, 0, 1, n, 4 * n, 20 * n)} | {vg})
-
-
 def _exists(t, d, s, eps, vg, where) -> Evidence:
     n = len(s)
     E, name = jl.construct(t, d, s)
-    grid = _grid(n, vg)
+    grid = sorted({Fraction(x) for x in (-n, 0, 1, n, 4 * n, 20 * n)} | {vg})
     domain = f"{where}, s = {s}: v gamma in {{{', '.join(str(x) for x in grid)}}}"
     if E is None:
         return undecided(f"{where}: no construction applies", method=Method.INTERVAL, domain=domain)
@@ -164,7 +142,7 @@ def implication(p) -> Evidence:
     d = jl.jl_dimension(n, eps)
     grid = [Fraction(n * k) for k in (5, 10, 20, 40, 80, 160)]
     seeds = range(p["seed"], p["seed"] + p["samples"])
-    res = jl.search(n, t, eps, d, seeds, grid, jl.default_families(t, d, eps))
+    res = jlsearch.search(n, t, eps, d, seeds, grid, jlsearch.default_families(t, d, eps))
     counts = "; ".join(f"{f}: {res.tried[f]} drawn, {res.satisfied[f]} satisfy (7), {res.refuted[f]} "
                        "violate the probability bound" for f in res.tried)
     domain = (f"the embeddings that satisfy (7) exactly among the four families' draws at n = {n}, t = {t}, "
@@ -173,8 +151,7 @@ def implication(p) -> Evidence:
     count = sum(res.satisfied.values())
     if not res.witnesses:
         return holds(Method.SEARCH, domain, count=count, detail=f"no violation; {counts}")
-    # the proof's own (Gaussian) embedding first, then a witness where (7) is not vacuous
-    w = min(res.witnesses.values(), key=lambda x: (x.cand.family != "gaussian JL", x.dist is None))
+    w = res.preferred_witness("gaussian JL")
     inside = "" if w.dist is None else "; inside [1 - eps, 1 + eps]"
     return fails(Method.INTERVAL, (
         f"{w.cand.family}, seed {w.cand.seed}, s = {w.cand.s}, (7) holds ({_dist_text(w.dist)}{inside}), at "
@@ -183,7 +160,6 @@ def implication(p) -> Evidence:
         residual=f"{jl.fmt(w.failure)} > {jl.fmt(w.bound)}", detail=counts)
 
 
-# ----------------------------------------------------------------------------- proof steps
 def p1_jl(p) -> Evidence:
     """P1: the Gaussian E at the JL dimension satisfies (7) (the JL lemma, sampled). The lemma promises
     success with probability >= 1/n per draw, not always: the draws that satisfy (7) exactly are the
@@ -191,11 +167,7 @@ def p1_jl(p) -> Evidence:
     n, t, eps = p["n"], p["t"], _q(p["eps"])
     d = jl.jl_dimension(n, eps)
     seeds = range(p["seed"], p["seed"] + p["samples"])
-    ok = 0
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        s = tuple(int(x) for x in rng.integers(0, t, size=n))
-        ok += jl.satisfies_7(jl.gaussian(t, d, rng), s, eps)
+    ok = jlsearch.gaussian_successes(n, t, eps, d, seeds)
     domain = (f"the Gaussian draws N(0, 1/d) at d = {d} (seeds {seeds.start}..{seeds.stop - 1}, a random "
               f"word s in [t]^n each) that satisfy (7) exactly: {ok} of {len(seeds)}")
     return holds(Method.SAMPLED, domain, count=ok, residual=f"{ok}/{len(seeds)}",
@@ -206,25 +178,13 @@ def p1_jl(p) -> Evidence:
 def p2_symbolic():
     """P2 / eq. (8): B = R E (eq. (6) times E) and sum_{i<=r}(E_{s_i} + B_i) = gamma E_{s_{r+1}}, for
     every word in {0,1,2}^4 and symbolic E in R^{3 x 2}, symbolic gamma."""
-    g = sp.Symbol("gamma")
-    E = [tuple(sp.Symbol(f"e{k}{j}") for j in range(2)) for k in range(3)]
-    eye = [tuple(sp.Integer(int(i == k)) for i in range(3)) for k in range(3)]
-    out = []
-    for w in range(81):
-        s = [(w // 3**i) % 3 for i in range(4)]
-        B, Rm = closed_form_B(E, s, g), closed_form_B(eye, s, g)
-        for i in range(4):  # B = R E
-            out += [sp.expand(B[i][j] - sum(Rm[i][k] * E[k][j] for k in range(3))) for j in range(2)]
-        for r in range(1, 4):
-            out += [sp.expand(sum(E[s[i]][j] + B[i][j] for i in range(r)) - g * E[s[r]][j]) for j in range(2)]
-    return out
+    return telescoping_residuals(3, 2, 4)
 
 
 def p3_eigen(p) -> Evidence:
     """P3: (7) => the restricted eigenvalues of E E^T on span{delta_{s_i}} lie in [1 - eps, 1 + eps]."""
     n, t, eps, _, _, s = _setting(p)
-    d = jl.jl_dimension(n, eps)
-    a = s[-1]
+    d, a = jl.jl_dimension(n, eps), s[-1]
     E = jl.shifted(t, d, a)
     rq = jl.gram(E)[a][a]  # x Xi x^T at x = delta_a, a unit vector of the span
     domain = (f"E = the one-hot translate by -delta_{a} (d = {d}), s = {s}: the unit vector delta_{a} of the "
@@ -235,7 +195,7 @@ def p3_eigen(p) -> Evidence:
     if not rq < 1 - eps:  # one candidate that is no counterexample: a search effort, never a proof of P3
         return holds(Method.SEARCH, domain, count=1, residual=str(rq),
                      detail=f"x Xi x^T = {rq} >= 1 - eps at this one vector")
-    big = next(m for m in range(2, 400) if jl.jl_dimension(m, Fraction(99, 100)) < m)
+    big = jl.first_n_above_dimension(Fraction(99, 100))
     return fails(Method.EXACT, (
         f"(7) holds exactly ({_dist_text(jl.distortion(E, s))}), yet x = delta_{a} in the span has x Xi x^T "
         f"= ||E_{a}||^2 = {rq} < 1 - eps (exact)"), domain=domain, count=1,
@@ -251,11 +211,9 @@ def p4_scale(p) -> Evidence:
     (the first line of P4 perturbs the logits by eps). Searched at one E that meets the hypothesis
     exactly, every step, a v gamma grid."""
     n, t, eps, v, g, s = _setting(p)
-    d = jl.jl_dimension(n, eps)
-    c2 = next(Fraction(k * k, 256) for k in range(1, 17) if Fraction(k * k, 256) >= 1 - eps)
+    d, c2 = jl.jl_dimension(n, eps), jl.square_scale(eps)
     E = jl.scaled(t, d, c2)
-    eta = jl.row_deviation(E, s)
-    rows = jl.logit_rows(E, s)
+    eta, rows = jl.row_deviation(E, s), jl.logit_rows(E, s)
     grid = [Fraction(n * k) for k in (5, 10, 20, 40, 80, 160, 320)]
     domain = (f"E = {c2}^(1/2) x one-hot (d = {d}), s = {s}: every step r = 1..{n - 1} at v gamma in "
               f"{[int(x) for x in grid]}")
@@ -273,16 +231,9 @@ def p4_scale(p) -> Evidence:
                         f"{jl.fmt(bound)} (arb)", f"{jl.fmt(q)} > {jl.fmt(bound)}")
         return None if q < bound else Undecided(f"step {r} at v gamma = {vg}: the balls overlap the bound")
 
-    def cases():
-        for vg in grid:
-            c = jl.completion(rows, vg)
-            with arb_bits(jl.PREC):
-                bound = jl.failure_bound(n, t, eps, vg) / n  # t exp(-v gamma/n + 2 eps)
-                qs = [S / (1 + S) for S in c.steps]
-            yield from ((vg, r, q, bound) for r, q in enumerate(qs, start=1))
-
     # a universal implication tried at one E: steps that meet the bound are a search effort, not a proof
-    return over(cases(), step, method=Method.SEARCH, fail_method=Method.INTERVAL, domain=domain,
+    cases = jl.steps_against(rows, grid, lambda vg: jl.step_bound(n, t, eps, vg))  # t exp(-v gamma/n + 2 eps)
+    return over(cases, step, method=Method.SEARCH, fail_method=Method.INTERVAL, domain=domain,
                 detail=f"no step violates the bound at E = {c2}^(1/2) one-hot on the grid")
 
 
@@ -297,22 +248,6 @@ def p4_corrected(p) -> Evidence:
               f"{seeds.stop - 1}, the four families of the search, d = {d}), v gamma in "
               f"{[int(x) for x in grid]}")
 
-    def cases():
-        for seed in seeds:
-            for family, make in jl.default_families(t, d, eps).items():
-                rng = np.random.default_rng(seed)
-                s = tuple(int(x) for x in rng.integers(0, t, size=n))
-                E = make(rng, s)
-                if E is None or len(s) < 2 or (eta := jl.row_deviation(E, s)) >= Fraction(1, 2):
-                    continue
-                rows = jl.logit_rows(E, s)
-                for vg in grid:
-                    steps = jl.completion(rows, vg).steps
-                    with arb_bits(jl.PREC):
-                        b = t * jl.ball(-vg / n * (1 - 2 * eta)).exp()
-                        qs = [S / (1 + S) for S in steps]
-                    yield from ((family, seed, s, eta, vg, r, q, b) for r, q in enumerate(qs, start=1))
-
     def step(case):
         family, seed, s, eta, vg, r, q, b = case
         if q < b:
@@ -323,17 +258,16 @@ def p4_corrected(p) -> Evidence:
                         f"{jl.fmt(q)} > {jl.fmt(b)}")
         return Undecided(f"{where}: the balls overlap the bound")
 
-    return over(cases(), step, method=Method.INTERVAL, domain=domain,
-                detail=lambda k: f"{k} steps, each below the corrected bound (arb balls)")
+    return over(jlsearch.corrected_steps(n, t, eps, d, seeds, grid), step, method=Method.INTERVAL,
+                domain=domain, detail=lambda k: f"{k} steps, each below the corrected bound (arb balls)")
 
 
 def p5_union(p) -> Evidence:
     """P5: the union bound 1 - prod(1 - q_r) <= sum_r q_r at the (a) embedding."""
     n, t, eps, v, g, s = _setting(p)
-    E = _embedding(p["embedding"], t, jl.jl_dimension(n, eps), s, p["seed"])
+    E = jl.named_embedding(p["embedding"], t, jl.jl_dimension(n, eps), s, p["seed"])
     c = jl.completion(jl.logit_rows(E, s), v * g)
-    with arb_bits(jl.PREC):
-        total = sum((S / (1 + S) for S in c.steps), jl.ball(0))
+    total = jl.union_failure(c)
     domain = f"the (a) embedding ({p['embedding']}, seed {p['seed']}), s = {s}, v gamma = {v * g}"
     if len(c.steps) == 1:
         return holds(Method.EXACT, domain, count=1, residual="one step",
@@ -352,8 +286,7 @@ def p5_union(p) -> Evidence:
 def log_step(p) -> Evidence:
     """P6: -log(1 - x) <= 2x on [0, X_LO]; f = 2x + log(1 - x) is concave with f(0) = 0, so f >= 0 on
     [0, x*] where f(x*) = 0, and f(X_LO) > 0 > f(X_HI) brackets x* (arb)."""
-    with arb_bits(jl.PREC):
-        f = [2 * jl.ball(x) + (1 - jl.ball(x)).log() for x in (X_LO, X_HI)]
+    f = [jl.log_step_margin(x) for x in (X_LO, X_HI)]
     lo, hi = float(X_LO), float(X_HI)
     domain = f"every x in [0, {lo}] (concavity of f = 2x + log(1 - x), f(0) = 0, balls at {lo} and {hi})"
     text = (f"f(x) = 2x + log(1 - x): f(0) = 0, f'' = -1/(1 - x)^2 < 0 (concave), f({lo}) = {jl.fmt(f[0])}, "
@@ -368,10 +301,8 @@ def log_step_range(p) -> Evidence:
     """P6 applies only when x = nt exp(-v gamma/n + 2 eps) <= x*: is that so for every v gamma > 0?
     Tried at v gamma = n."""
     n, t, eps, v, g, _ = _setting(p)
-    x_here = jl.failure_bound(n, t, eps, v * g)
-    x_n = jl.failure_bound(n, t, eps, Fraction(n))
-    with arb_bits(jl.PREC):
-        thr = n * (jl.ball(n * t).log() + 2 * jl.ball(eps) - jl.ball(X_LO).log())
+    x_here, x_n = jl.failure_bound(n, t, eps, v * g), jl.failure_bound(n, t, eps, Fraction(n))
+    thr = jl.log_step_threshold(n, t, eps, X_LO)
     here = "inside" if x_here < jl.ball(X_LO) else "outside" if x_here > jl.ball(X_HI) else "undecided"
     context = (f"x <= x* needs v gamma >= n (log(nt) + 2 eps - log x*) ~ {jl.fmt(thr)}; at this v gamma = "
                f"{v * g}: x = {jl.fmt(x_here)} ({here} the range)")
@@ -391,7 +322,6 @@ def log_everywhere():
     return sp.Le(-sp.log(1 - x), 2 * x)
 
 
-# ----------------------------------------------------------------------------- the Scaling remark
 n_, d_ = sp.symbols("n d", positive=True)
 EPS_SCALING = 2 * sp.sqrt(2 * sp.log(n_) / d_)
 
@@ -423,18 +353,11 @@ def margin_identity():
     return sp.expand(dot(a, a) - dot(a, k) - dot(diff, diff) / 2 - (dot(a, a) - dot(k, k)) / 2)
 
 
-# ----------------------------------------------------------------------------- Lemma 5.1 and the control
 def lemma51(p) -> Evidence:
     """Lemma 5.1 is the d = t case: eq. (4) at E = I_t is eq. (6) and 1 - P = 1 - prod_r [1 + (t-1)
     e^(-v gamma/r)]^(-1) exactly."""
     n, t, _, v, g, s = _setting(p)
-    eye = jl.onehot(t, t)
-    R6 = [tuple(-(1 + g) * x + g * y for x, y in zip(eye[s[i]], eye[s[i + 1]] if i + 1 < n else (0,) * t))
-          for i in range(n)]
-    R6[0] = tuple(-x + g * y for x, y in zip(eye[s[0]], eye[s[1]] if n > 1 else (0,) * t))
-    same_B = list(closed_form_B(eye, s, g)) == R6
-    rows = jl.head_rows(eye, s, v, g)
-    same_rows = all(row == tuple(Fraction(-1, r) for _ in row) for r, row in enumerate(rows, start=1))
+    same_B, same_rows, rows = jl.onehot_identities(t, s, g, v)
     c = jl.completion(rows, v * g)
     domain = f"t = {t}, s = {s}, gamma = {g}, v = {v}: B_1..B_{n} and the logit rows r = 1..{n - 1}"
     text = (f"B of eq. (4) at E = I_t equals R of eq. (6): {same_B}; every logit difference of the model is "
@@ -451,8 +374,7 @@ def control(p) -> Evidence:
     """Control (false): one-hot completes s with failure <= (t - 1) e^(-v gamma) (no 1/r in the exponent)."""
     n, t, _, v, g, s = _setting(p)
     c = jl.completion(jl.logit_rows(jl.onehot(t, t), s), v * g)
-    with arb_bits(jl.PREC):
-        b = (t - 1) * jl.ball(-v * g).exp()
+    b = jl.exp_bound(t, v * g)
     res, domain = f"{jl.fmt(c.failure)} vs {jl.fmt(b)}", f"one-hot, s = {s}, v gamma = {v * g}"
     if c.failure > b:
         return fails(Method.INTERVAL, f"failure {jl.fmt(c.failure)} > (t - 1) e^(-v gamma) = {jl.fmt(b)} "
@@ -509,8 +431,8 @@ THEOREM = Theorem(
         Computed("P1 Gaussian E satisfies (7)", "identification", "App. 5.2 (JL lemma)",
                  "N(0, 1/d) embeddings at the JL dimension satisfy (7)", p1_jl),
         SymbolicStep("P2 eq. (8): B = R E, sum (E + B) = gamma E_(s_(r+1))", "proof-step",
-                     "App. 5.2, eq. (8)",
-                     "telescoping for every word in {0,1,2}^4, symbolic E in R^(3 x 2)", p2_symbolic),
+                     "App. 5.2, eq. (8)", "telescoping for every word in {0,1,2}^4, symbolic E in R^(3 x 2)",
+                     p2_symbolic),
         Computed("P3 (7) => restricted eigenvalues in [1 - eps, 1 + eps]", "proof-step", "App. 5.2",
                  "E E^T restricted to span{delta_(s_i)} has eigenvalues in [1 - eps, 1 + eps]", p3_eigen),
         Computed("P4 logit perturbation eps => softmax bound", "proof-step", "App. 5.2",
@@ -571,6 +493,5 @@ THEOREM = Theorem(
            "(n-1)(t-1) e^(-v gamma/n) for v gamma >= 0), also at d = 2; what fails is the proof: (7) "
            "constrains pairwise distances of the tokens of s only, so it implies neither P3's eigenvalues "
            "nor the bounds, and P4 perturbs the logits by eps where they move by (v gamma/r) eps. The "
-           "theorem verdict is on the "
-           "proof's steps (docs/verdicts.md)."),
+           "theorem verdict is on the proof's steps (docs/verdicts.md)."),
 )

@@ -13,7 +13,6 @@ prefix is identified by its state (r, h), which is all the model sees of it.
 """
 
 from fractions import Fraction
-from functools import lru_cache
 
 import sympy as sp
 
@@ -33,9 +32,7 @@ from proofkit import (
     predicate,
     undecided,
 )
-from proofkit.posembed import dp, dyck
-from proofkit.posembed.drops import VARIANTS, DyckFalsifier
-from proofkit.posembed.sweep import Fail, Undecided, over
+from proofkit.posembed import VARIANTS, DyckFalsifier, Fail, Undecided, at_most, bounds, dp, dyck, over
 
 N_, v_, g_, r_ = (
     sp.Symbol("N", integer=True, positive=True),
@@ -67,21 +64,6 @@ def _top(p):
     return range(1, p["N_top"] + 1)
 
 
-@lru_cache(maxsize=64)
-def _scan(N, gamma, v, target="fail"):
-    return dp.scan(N, dyck.dyck_words(N), gamma, v, target)
-
-
-def _le(value, bound, fail: str, residual: str = ""):
-    """A case of :func:`over` from two intervals: None if value <= bound is proven, :class:`Fail` if
-    value > bound is proven, else :class:`Undecided` (the intervals overlap)."""
-    if dp.le(value, bound):
-        return None
-    if dp.gt(value, bound):
-        return Fail(fail, residual)
-    return Undecided(f"{fail}: the intervals overlap, neither side proven")
-
-
 def _span(lo, hi):
     """'N = lo..hi' as the domain names it (an empty range reads as such, and counts 0 cases)."""
     return f"N = {lo}..{hi}" + (" (empty)" if hi < lo else "")
@@ -92,31 +74,29 @@ def loss_bound(p) -> Evidence:
     rows = []
 
     def case(N):
-        L, b = dp.training_loss(N, Fraction(N * N)), 8 * N * N * dp.iv.exp(dp.iv.mpf(-N))
+        L, b = bounds.loss_vs_bound(N, Fraction(N * N))
         rows.append(f"N={N}: {dp.text(L, 3)} < {dp.text(b, 3)}")
-        return _le(L, b, f"N = {N}: L(N^2) = {dp.text(L)} >= 8N^2 e^-N = {dp.text(b)}", str(N))
+        return at_most(L, b, f"N = {N}: L(N^2) = {dp.text(L)} >= 8N^2 e^-N = {dp.text(b)}", str(N))
 
-    with dp.ivdps(60):
-        return over(_top(p), case, method=Method.INTERVAL,
-                    domain=f"{_span(1, p['N_top'])}, each: every s in D_2N, every v gamma >= N^2",
-                    detail=lambda k: ("the loss is the same for every s and decreasing in v gamma; intervals "
-                                      "at 60 digits; terms r = 1..2N-1: " + "; ".join(rows)))
+    return over(_top(p), case, method=Method.INTERVAL,
+                domain=f"{_span(1, p['N_top'])}, each: every s in D_2N, every v gamma >= N^2",
+                detail=lambda k: ("the loss is the same for every s and decreasing in v gamma; intervals "
+                                  "at 60 digits; terms r = 1..2N-1: " + "; ".join(rows)))
 
 
 def loss_without_v(p) -> Evidence:
     """The statement puts no condition on v; tried at v = 0 only, where every term is log 2 (no
     counterexample there is a search effort, never a proof for every v)."""
     def case(N):
-        L, b = dp.training_loss(N, Fraction(0)), 8 * N * N * dp.iv.exp(dp.iv.mpf(-N))
+        L, b = bounds.loss_vs_bound(N, Fraction(0))
         if dp.gt(L, b):
             return Fail(f"v = 0, N = {N}: L = (2N - 1) log 2 = {dp.text(L)} > 8N^2 e^-N = {dp.text(b)} "
                         "(holds for N <= 3 only); needs e.g. v gamma > N^2", str(N))
         return None if dp.le(L, b) else Undecided(f"v = 0, N = {N}: the intervals overlap")
 
-    with dp.ivdps(60):
-        return over(_top(p), case, method=Method.SEARCH, fail_method=Method.INTERVAL,
-                    domain=f"v = 0 (the only v tried), {_span(1, p['N_top'])}",
-                    detail="the bound holds at v = 0 for these N")
+    return over(_top(p), case, method=Method.SEARCH, fail_method=Method.INTERVAL,
+                domain=f"v = 0 (the only v tried), {_span(1, p['N_top'])}",
+                detail="the bound holds at v = 0 for these N")
 
 
 def memorization(p) -> Evidence:
@@ -124,15 +104,14 @@ def memorization(p) -> Evidence:
     rows = []
 
     def case(N):
-        f, b = dp.memorization_failure(N, Fraction(N * N)), dp.paper_bound(N)
+        f, b = bounds.memorization_vs_bound(N, Fraction(N * N))
         rows.append(f"N={N}: {dp.text(f, 3)}")
-        return _le(f, b, f"N = {N}: failure {dp.text(f)} > {dp.text(b)}", str(N))
+        return at_most(f, b, f"N = {N}: failure {dp.text(f)} > {dp.text(b)}", str(N))
 
-    with dp.ivdps(60):
-        return over(_top(p), case, method=Method.INTERVAL,
-                    domain=f"{_span(1, p['N_top'])}, each: every s, every prefix s_:r, every v gamma >= N^2",
-                    detail=lambda k: ("failure from r = 1 at v gamma = N^2, the worst case, in intervals, vs "
-                                      "2N e^-N: " + "; ".join(rows)))
+    return over(_top(p), case, method=Method.INTERVAL,
+                domain=f"{_span(1, p['N_top'])}, each: every s, every prefix s_:r, every v gamma >= N^2",
+                detail=lambda k: ("failure from r = 1 at v gamma = N^2, the worst case, in intervals, vs "
+                                  "2N e^-N: " + "; ".join(rows)))
 
 
 def memorization_step(p) -> Evidence:
@@ -153,19 +132,6 @@ def memorization_step(p) -> Evidence:
                 detail="v gamma/r >= N at every case (exact)")
 
 
-def _local_configs(p):
-    """Every (N, r, d, k, h) with Delta_r(s) = d, s_{r+1} = k, height h that a word of D_2N presents."""
-    for N in _top(p):
-        for r in range(1, 2 * N):
-            for d in range(0, min(r, 2 * N - r) + 1):
-                if (d - r) % 2:
-                    continue
-                for k in (k for k, nd in ((0, d + 1), (1, d - 1)) if dyck.completable(N, r + 1, nd)):
-                    for h in range(0, 2 * N - r + 1):
-                        if not (h - r) % 2:
-                            yield N, r, d, k, h
-
-
 def argmax_local(p) -> Evidence:
     """The argmax step keeps every completable state completable, for every (r, h, Delta_r(s), s_{r+1})
     that a word of D_2N can present: at h = 0 it opens, at h = 2N - r it closes (exact signs)."""
@@ -176,7 +142,7 @@ def argmax_local(p) -> Evidence:
             return Fail(f"N = {N}, r = {r}, h = {h}, Delta = {d}: S = {S}", str(S))
         return None
 
-    return over(_local_configs(p), case, method=Method.ENUMERATION,
+    return over(dyck.local_configs(p["N_top"]), case, method=Method.ENUMERATION,
                 domain=(f"every local configuration (r, h, Delta_r(s), s_r+1) a word of D_2N presents, "
                         f"{_span(1, p['N_top'])}"),
                 detail="no tie, never leaves the completable region (exact signs)")
@@ -194,23 +160,16 @@ def generalization(p) -> Evidence:
     rows = []
 
     def case(N):
-        u, b = dp.union_bound(N, Fraction(2 * N * N)), dp.paper_bound(N)
+        u, b = bounds.union_vs_bound(N, Fraction(2 * N * N))
         rows.append(f"N={N}: {dp.text(u, 3)}")
         if dp.le(u, b):
             return None  # the union bound only bounds the failure: above 2N e^-N it decides nothing
         return Undecided(f"N = {N}: union bound {dp.text(u)} is not below {dp.text(b)}")
 
-    with dp.ivdps(60):
-        return over(_top(p), case, method=Method.INTERVAL, domain=domain,
-                    detail=lambda k: (f"argmax lemma over {lemma.domain.count} local configurations; "
-                                      "failure <= sum_r 1/(1 + e^(2N^2/r)) <= 2N e^-N, intervals: "
-                                      + "; ".join(rows)))
-
-
-def _deep_states(N, words):
-    """The number of (s, prefix state) pairs whose state admits a prefix deeper than s."""
-    states = dyck.prefix_states(N)
-    return sum(1 for s in words for r, h in states if (r + h) // 2 > dyck.depth(s))
+    return over(_top(p), case, method=Method.INTERVAL, domain=domain,
+                detail=lambda k: (f"argmax lemma over {lemma.domain.count} local configurations; "
+                                  "failure <= sum_r 1/(1 + e^(2N^2/r)) <= 2N e^-N, intervals: "
+                                  + "; ".join(rows)))
 
 
 def exact_worst(p, deep=False) -> Evidence:
@@ -219,27 +178,21 @@ def exact_worst(p, deep=False) -> Evidence:
     what = "state admitting a prefix deeper than s" if deep else "prefix state"
     domain = f"every s in D_2N and every {what}, {_span(1, p['N'])}, at v = -2N^2 (gamma = -1/2)"
     rows, count = [], 0
-    with dp.ivdps(60):
-        for N in _N(p):
-            sc = _scan(N, G, Fraction(-2 * N * N))
-            w, b = (sc.deep if deep else sc.all), dp.paper_bound(N)
-            if w.value is None:
-                rows.append(f"N={N}: no prefix deeper than any s")
-                continue
-            count += _deep_states(N, dyck.dyck_words(N)) if deep else sc.states
-            if dp.gt(w.value, b):
-                return fails(Method.INTERVAL, f"N = {N}: {dp.text(w.value)} > 2N e^-N at {w.where()}",
-                             domain=domain, residual=str(N))
-            if not dp.le(w.value, b):
-                return undecided(f"N = {N}: {dp.text(w.value)} overlaps 2N e^-N", method=Method.INTERVAL,
-                                 domain=domain)
-            rows.append(f"N={N}: {dp.text(w.value, 3)} ({mp_ratio(w.value, b)} of the bound) at {w.where()}")
+    for N in _N(p):
+        w, b, states = bounds.exhaustive_worst(N, G, Fraction(-2 * N * N), deep)
+        if w.value is None:
+            rows.append(f"N={N}: no prefix deeper than any s")
+            continue
+        count += states
+        if dp.gt(w.value, b):
+            return fails(Method.INTERVAL, f"N = {N}: {dp.text(w.value)} > 2N e^-N at {w.where()}",
+                         domain=domain, residual=str(N))
+        if not dp.le(w.value, b):
+            return undecided(f"N = {N}: {dp.text(w.value)} overlaps 2N e^-N", method=Method.INTERVAL,
+                             domain=domain)
+        rows.append(f"N={N}: {dp.text(w.value, 3)} ({dp.ratio_text(w.value, b)} of the bound) at {w.where()}")
     return holds(Method.INTERVAL, domain, count=count,
                  detail="exact DP, intervals: worst failure " + "; ".join(rows))
-
-
-def mp_ratio(a, b):
-    return dp.mp.nstr(dp.mp.mpf(a.b) / dp.mp.mpf(b.a), 3)
 
 
 def sampled_worst(p) -> Evidence:
@@ -253,18 +206,17 @@ def sampled_worst(p) -> Evidence:
 
     def case(Ns):
         N, s = Ns
-        w = dp.scan(N, [s], G, Fraction(-2 * N * N)).all
+        w, b = bounds.word_worst(N, s, G, Fraction(-2 * N * N))
         if N not in worst or w.value.b > worst[N].b:
             worst[N] = w.value
-        return _le(w.value, dp.paper_bound(N), f"N = {N}: {dp.text(w.value)} at {w.where()}", str(N))
+        return at_most(w.value, b, f"N = {N}: {dp.text(w.value)} at {w.where()}", str(N))
 
-    with dp.ivdps(60):
-        return over(words(), case, method=Method.SAMPLED, fail_method=Method.INTERVAL,
-                    domain=(f"{p['samples']} seeded words per N (uniform D_2N sampler and the deepest word, "
-                            f"numpy default_rng({p['seed']})), {_span(p['N'] + 1, p['N_top'])}, every prefix "
-                            "state of each, v = -2N^2"),
-                    detail=lambda k: "worst failure per N: " + "; ".join(
-                        f"N={N}: {dp.text(v, 3)}" for N, v in sorted(worst.items())))
+    return over(words(), case, method=Method.SAMPLED, fail_method=Method.INTERVAL,
+                domain=(f"{p['samples']} seeded words per N (uniform D_2N sampler and the deepest word, "
+                        f"numpy default_rng({p['seed']})), {_span(p['N'] + 1, p['N_top'])}, every prefix "
+                        "state of each, v = -2N^2"),
+                detail=lambda k: "worst failure per N: " + "; ".join(
+                    f"N={N}: {dp.text(v, 3)}" for N, v in sorted(worst.items())))
 
 
 def threshold_tight(p) -> Evidence:
@@ -272,8 +224,7 @@ def threshold_tight(p) -> Evidence:
     bracket [lo, hi] is proven at both ends (fails at lo, holds at hi) and printed rounded outward, so the
     printed bracket contains the proven one."""
     rows, loose = [], []
-    for N in range(1, p["N_bisect"] + 1):
-        lo, hi, sc = dp.min_abs_v(N, list(dyck.dyck_words(N)), Fraction(N * N, 1000))
+    for N, lo, hi, sc in dp.thresholds(p["N_bisect"]):
         rows.append(f"N={N}: |v|* in {dp.bracket(lo, hi)} = {float(hi) / (2 * N * N):.3f} x 2N^2"
                     + (f" (fails at the lower end: {sc.all.where()})" if lo else " (holds at v = 0)"))
         if hi < 2 * N * N:
@@ -292,23 +243,12 @@ def threshold_tight(p) -> Evidence:
 def shortest_path(p) -> Evidence:
     """Argmax from (r, h): closes (opens) straight to s's stack path, meets it at the earliest r' with
     |h - Delta_r'(s)| <= r' - r, then follows s exactly."""
-    def cases():
-        for N in _N(p):
-            for s in dyck.dyck_words(N):
-                D, hs = dp.head_log_odds(s, G, Fraction(-2 * N * N)), [0, *dyck.heights(s)]
-                for r, h in dyck.prefix_states(N):
-                    yield N, s, D, hs, r, h
-
     def case(c):
-        N, s, D, hs, r, h = c
-        path, tie = dp.greedy(N, D, r, h)
-        meet = next(rr for rr in range(r, 2 * N + 1) if abs(h - hs[rr]) <= rr - r)
-        step = -1 if h > hs[r] else 1
-        ok = (not tie and all(path[i] == h + step * i for i in range(meet - r + 1))
-              and path[meet - r:] == hs[meet:])
+        s, r, h, path, ok = c
         return None if ok else Fail(f"s = {dyck.show(s)}, (r, h) = ({r}, {h}): heights {path}", "1")
 
-    return over(cases(), case, method=Method.ENUMERATION,
+    cases = (c for N in _N(p) for c in dp.argmax_paths(N, G, Fraction(-2 * N * N)))
+    return over(cases, case, method=Method.ENUMERATION,
                 domain=f"every s in D_2N and every prefix state, {_span(1, p['N'])}",
                 detail="exact signs at v = -2N^2 (argmax does not depend on |v|)")
 
@@ -323,17 +263,16 @@ def converse(p) -> Evidence:
 
     def case(gN):
         g, N = gN
-        w, b = _scan(N, g, (N * N + 1) / g, "valid").off, dp.paper_bound(N)
+        w, b = dp.scan_all(N, g, (N * N + 1) / g, "valid").off, bounds.paper_bound(N)
         if N == p["N"] or N == 2:
             rows.append(f"gamma={g}, N={N}: {dp.text(w.value, 3)}")
-        return _le(w.value, b, f"gamma = {g}, N = {N}: P(valid) {dp.text(w.value)} > 2N e^-N at {w.where()}",
-                   f"{g},{N}")
+        return at_most(w.value, b, f"gamma = {g}, N = {N}: P(valid) {dp.text(w.value)} > 2N e^-N at "
+                       f"{w.where()}", f"{g},{N}")
 
-    with dp.ivdps(60):
-        return over(((g, N) for g in GAMMAS for N in range(2, p["N"] + 1)), case, method=Method.INTERVAL,
-                    domain=("every s in D_2N, every prefix state with Delta_r(z) != Delta_r(s), gamma in "
-                            f"{{1/4, 1/2, 1, 2, 4}} x {_span(2, p['N'])}, at v gamma = N^2 + 1"),
-                    detail=lambda k: "max P(valid) " + "; ".join(rows))
+    return over(((g, N) for g in GAMMAS for N in range(2, p["N"] + 1)), case, method=Method.INTERVAL,
+                domain=("every s in D_2N, every prefix state with Delta_r(z) != Delta_r(s), gamma in "
+                        f"{{1/4, 1/2, 1, 2, 4}} x {_span(2, p['N'])}, at v gamma = N^2 + 1"),
+                detail=lambda k: "max P(valid) " + "; ".join(rows))
 
 
 def sampling_check(p) -> Evidence:
@@ -341,20 +280,16 @@ def sampling_check(p) -> Evidence:
     deviations (float64 sampling)."""
     N = min(p["N"], 4)
     s = next(iter(dyck.dyck_words(N)))
-    D = dp.head_log_odds(s, G, Fraction(-2))
-    tab = dp.table(N, D)
 
-    def case(rh):
-        r, h = rh
-        exact = float(tab[r][h].a)
-        mc = dp.sample_failure(N, D, r, h, 4000, p["seed"])
-        sd = max((exact * (1 - exact) / 4000) ** 0.5, 1e-3)
+    def case(c):
+        r, h, mc, exact, sd = c
         if abs(mc - exact) > 5 * sd:
             return Fail(f"state (r, h) = ({r}, {h}): Monte Carlo {mc} vs DP {exact:.6g} (> 5 sd = "
                         f"{5 * sd:.3g})")
         return None
 
-    return over(dyck.prefix_states(N)[:6], case, method=Method.FLOAT,
+    states = dp.sampled_vs_exact(N, s, G, Fraction(-2), dyck.prefix_states(N)[:6], 4000, p["seed"])
+    return over(states, case, method=Method.FLOAT,
                 domain=f"s = {dyck.show(s)}, the first 6 prefix states (4000 runs each, numpy default_rng("
                        f"{p['seed']}))",
                 detail="Monte Carlo within 5 sd of the DP")
@@ -363,13 +298,12 @@ def sampling_check(p) -> Evidence:
 def control(p) -> Evidence:
     """Deliberately false: failure <= e^{-N^2} at v = -2N^2."""
     def case(N):
-        w = _scan(N, G, Fraction(-2 * N * N)).all
-        return _le(w.value, dp.iv.exp(dp.iv.mpf(-N * N)),
-                   f"N = {N}: {dp.text(w.value)} > e^-N^2 at {w.where()}", str(N))
+        w = dp.scan_all(N, G, Fraction(-2 * N * N)).all
+        return at_most(w.value, bounds.exp_of(-N * N), f"N = {N}: {dp.text(w.value)} > e^-N^2 at {w.where()}",
+                       str(N))
 
-    with dp.ivdps(60):
-        return over(_N(p), case, method=Method.INTERVAL,
-                    domain=f"every s in D_2N and every prefix state, {_span(1, p['N'])}, at v = -2N^2")
+    return over(_N(p), case, method=Method.INTERVAL,
+                domain=f"every s in D_2N and every prefix state, {_span(1, p['N'])}, at v = -2N^2")
 
 
 def union_step():
@@ -381,176 +315,72 @@ THEOREM = Theorem(
     id="R24.T41",
     title="Closed-form head for D_2N: loss < 8N^2 e^-N, memorization, generalization to any prefix",
     paper=PaperRef("Richard 2024", "Sec. 4.1, Theorem 4.1; proof App. 5.3.1", "(4), (9)", "richard2024depth"),
-    params=ParamSpace(
-        (
-            Param("N", int, 6, "exhaustive over every s in D_2N for N = 1..N", min=1, max=10),
-            Param("N_top", int, 16, "closed forms and samples up to this N", min=1, max=16),
-            Param("N_bisect", int, 5, "smallest-|v| bisection for N = 1..N_bisect", min=1, max=8),
-            Param("samples", int, 6, "sampled words per N beyond N", min=1, max=200),
-            Param("seed", int, 0, "numpy seed for sampled words, Monte Carlo and the Q grid", min=0,
-                  max=10**6),
-            Param("variant", str, "none", "the dropped assumption's variant (falsify)", choices=VARIANTS),
-            Param("gamma", str, "1/2", "gamma for the 'gamma' variant (a rational)",
-                  choices=("-5/2", "-3/2", "-1", "-1/4", "1/4", "1/2", "1", "2", "4")),
-            Param("N_drop", int, 3, "N for the falsifier's search", min=1, max=8),
-        )
-    ),
+    params=ParamSpace((
+        Param("N", int, 6, "exhaustive over every s in D_2N for N = 1..N", min=1, max=10),
+        Param("N_top", int, 16, "closed forms and samples up to this N", min=1, max=16),
+        Param("N_bisect", int, 5, "smallest-|v| bisection for N = 1..N_bisect", min=1, max=8),
+        Param("samples", int, 6, "sampled words per N beyond N", min=1, max=200),
+        Param("seed", int, 0, "numpy seed for sampled words, Monte Carlo and the Q grid", min=0,
+              max=10**6),
+        Param("variant", str, "none", "the dropped assumption's variant (falsify)", choices=VARIANTS),
+        Param("gamma", str, "1/2", "gamma for the 'gamma' variant (a rational)",
+              choices=("-5/2", "-3/2", "-1", "-1/4", "1/4", "1/2", "1", "2", "4")),
+        Param("N_drop", int, 3, "N for the falsifier's search", min=1, max=8),
+    )),
     assumptions=(
-        Assumption(
-            "uniform",
-            "Q = 0 (uniform attention)",
-            _var("attention-q"),
-            {"variant": "attention-q"},
-            predicate=Uniform(sp.Symbol("Q")),
-        ),
-        Assumption(
-            "E-exact",
-            "E = [1, -1]^T exactly (B from eq. (4) of that E)",
-            lambda p: p["variant"] not in ("eta-fixed-B", "eta-rebuilt"),
-            {"variant": "eta-fixed-B"},
-            note="eta-rebuilt: --set variant=eta-rebuilt",
-            predicate=DyckE(sp.Symbol("E")),
-        ),
-        Assumption(
-            "balanced",
-            "s in D_2N",
-            _var("unbalanced"),
-            {"variant": "unbalanced"},
-            predicate=Balanced(sp.Symbol("s")),
-        ),
-        Assumption(
-            "gamma",
-            "gamma = -1/2 in (b)",
-            _var("gamma"),
-            {"variant": "gamma"},
-            predicate=sp.Eq(g_, sp.Rational(-1, 2)),
-        ),
-        Assumption(
-            "v-generalization",
-            "-v > 2N^2 in (b)",
-            _var("v-small"),
-            {"variant": "v-small", "N_drop": 6},
-            predicate=sp.StrictGreaterThan(-v_, 2 * N_**2),
-        ),
-        Assumption(
-            "v-memorization",
-            "v gamma > N^2 in (a)",
-            _var("memorization-v"),
-            {"variant": "memorization-v", "N_drop": 6},
-            predicate=sp.StrictGreaterThan(v_ * g_, N_**2),
-        ),
-        Assumption(
-            "stochastic",
-            "tokens sampled from eq. (1)",
-            _var("argmax"),
-            {"variant": "argmax", "N_drop": 6},
-            predicate=Sampled(sp.Symbol("z")),
-        ),
+        Assumption("uniform", "Q = 0 (uniform attention)", _var("attention-q"), {"variant": "attention-q"},
+                   predicate=Uniform(sp.Symbol("Q"))),
+        Assumption("E-exact", "E = [1, -1]^T exactly (B from eq. (4) of that E)",
+                   lambda p: p["variant"] not in ("eta-fixed-B", "eta-rebuilt"), {"variant": "eta-fixed-B"},
+                   note="eta-rebuilt: --set variant=eta-rebuilt", predicate=DyckE(sp.Symbol("E"))),
+        Assumption("balanced", "s in D_2N", _var("unbalanced"), {"variant": "unbalanced"},
+                   predicate=Balanced(sp.Symbol("s"))),
+        Assumption("gamma", "gamma = -1/2 in (b)", _var("gamma"), {"variant": "gamma"},
+                   predicate=sp.Eq(g_, sp.Rational(-1, 2))),
+        Assumption("v-generalization", "-v > 2N^2 in (b)", _var("v-small"),
+                   {"variant": "v-small", "N_drop": 6}, predicate=sp.StrictGreaterThan(-v_, 2 * N_**2)),
+        Assumption("v-memorization", "v gamma > N^2 in (a)", _var("memorization-v"),
+                   {"variant": "memorization-v", "N_drop": 6},
+                   predicate=sp.StrictGreaterThan(v_ * g_, N_**2)),
+        Assumption("stochastic", "tokens sampled from eq. (1)", _var("argmax"),
+                   {"variant": "argmax", "N_drop": 6}, predicate=Sampled(sp.Symbol("z"))),
     ),
     conclusion=sp.And(LossBelow(N_), Memorizes(N_), Completes(N_)),
     claims=(
-        Computed(
-            "loss < 8N^2 e^-N when v gamma >= N^2 (Part D 36)",
-            "conclusion",
-            "Thm 4.1",
-            "sum_{r=1}^{2N-1} log(1 + e^{-2 v gamma/r}) < 8 N^2 e^-N",
-            loss_bound,
-            reading="our reading",
-        ),
-        Computed(
-            "loss < 8N^2 e^-N with no condition on v (Part D 36)",
-            "identification",
-            "Thm 4.1 as printed",
-            "the loss bound at v = 0",
-            loss_without_v,
-            reading="our reading",
-        ),
-        Computed(
-            "(a) memorization, 1 - 2N e^-N restored (Part D 37)",
-            "conclusion",
-            "Thm 4.1 (a)",
-            "P(s_:r -> s) >= 1 - 2N e^-N for v gamma > N^2",
-            memorization,
-            reading="corrected",
-        ),
-        Computed(
-            "(a) proof step 1 - e^(-gamma v/r) >= 1 - e^-N (Part D 37)",
-            "proof-step",
-            "App. 5.3.1",
-            "with v gamma > N^2 and r <= 2N - 1",
-            memorization_step,
-        ),
-        Computed(
-            "(b) argmax never leaves the completable region",
-            "proof-step",
-            "App. 5.3.1 (h = 0 and h = 2N - r cases)",
-            "open at h = 0, close at h = 2N - r, no ties",
-            argmax_local,
-        ),
-        Computed(
-            "(b) generalization for every v <= -2N^2 (union bound)",
-            "conclusion",
-            "Thm 4.1 (b)",
-            "P(valid) >= 1 - 2N e^-N for every s, prefix",
-            generalization,
-        ),
-        SymbolicStep(
-            "2N^2/(2N - 1) - N = N/(2N - 1)", "proof-step", "App. 5.3.1", "per-step cost < e^-N", union_step,
-            reading="our reading",
-        ),
-        Computed(
-            "(b) exact worst failure at v = -2N^2, exhaustive (Part D 38)",
-            "identification",
-            "Thm 4.1 (b)",
-            "max over s, prefixes of P(fail) <= 2N e^-N",
-            exact_worst,
-        ),
-        Computed(
-            "(b) depth extrapolation: prefixes deeper than s",
-            "identification",
-            "Thm 4.1 (b), 'arbitrary depth'",
-            "max over states admitting a prefix deeper than s",
-            lambda p: exact_worst(p, True),
-        ),
-        Computed(
-            "(b) sampled words beyond the exhaustive range",
-            "identification",
-            "Thm 4.1 (b)",
-            "seeded words, every prefix",
-            sampled_worst,
-        ),
-        Computed(
-            "(b) -v > 2N^2 is the smallest |v| that works (Part D 38)",
-            "identification",
-            "Thm 4.1 (b)",
-            "bisection on exact DP values",
-            threshold_tight,
-            reading="our reading",
-        ),
-        Computed(
-            "(d) argmax follows the shortest path to s, then s (Part D 40)",
-            "identification",
-            "Sec. 4.1",
-            "meets s's stack path at the earliest position and follows it",
-            shortest_path,
-            reading="our reading",
-        ),
-        Computed(
-            "(c) gamma > 0: off-path prefixes fail w.h.p. (Part D 39)",
-            "identification",
-            "Thm 4.1 (c)",
-            "declared: P(valid) <= 2N e^-N off s's stack path",
-            converse,
-            reading="our reading",
-        ),
-        Computed(
-            "Monte Carlo agrees with the DP", "identification", "eq. (1)", "seeded sampling", sampling_check,
-            reading="experiment",
-        ),
-        Computed(
-            "control: failure <= e^-N^2 at v = -2N^2", "control", "deliberately false", "too strong", control,
-            reading="our reading",
-        ),
+        Computed("loss < 8N^2 e^-N when v gamma >= N^2 (Part D 36)", "conclusion", "Thm 4.1",
+                 "sum_{r=1}^{2N-1} log(1 + e^{-2 v gamma/r}) < 8 N^2 e^-N", loss_bound,
+                 reading="our reading"),
+        Computed("loss < 8N^2 e^-N with no condition on v (Part D 36)", "identification",
+                 "Thm 4.1 as printed", "the loss bound at v = 0", loss_without_v, reading="our reading"),
+        Computed("(a) memorization, 1 - 2N e^-N restored (Part D 37)", "conclusion", "Thm 4.1 (a)",
+                 "P(s_:r -> s) >= 1 - 2N e^-N for v gamma > N^2", memorization, reading="corrected"),
+        Computed("(a) proof step 1 - e^(-gamma v/r) >= 1 - e^-N (Part D 37)", "proof-step", "App. 5.3.1",
+                 "with v gamma > N^2 and r <= 2N - 1", memorization_step),
+        Computed("(b) argmax never leaves the completable region", "proof-step",
+                 "App. 5.3.1 (h = 0 and h = 2N - r cases)", "open at h = 0, close at h = 2N - r, no ties",
+                 argmax_local),
+        Computed("(b) generalization for every v <= -2N^2 (union bound)", "conclusion", "Thm 4.1 (b)",
+                 "P(valid) >= 1 - 2N e^-N for every s, prefix", generalization),
+        SymbolicStep("2N^2/(2N - 1) - N = N/(2N - 1)", "proof-step", "App. 5.3.1", "per-step cost < e^-N",
+                     union_step, reading="our reading"),
+        Computed("(b) exact worst failure at v = -2N^2, exhaustive (Part D 38)", "identification",
+                 "Thm 4.1 (b)", "max over s, prefixes of P(fail) <= 2N e^-N", exact_worst),
+        Computed("(b) depth extrapolation: prefixes deeper than s", "identification",
+                 "Thm 4.1 (b), 'arbitrary depth'", "max over states admitting a prefix deeper than s",
+                 lambda p: exact_worst(p, True)),
+        Computed("(b) sampled words beyond the exhaustive range", "identification", "Thm 4.1 (b)",
+                 "seeded words, every prefix", sampled_worst),
+        Computed("(b) -v > 2N^2 is the smallest |v| that works (Part D 38)", "identification", "Thm 4.1 (b)",
+                 "bisection on exact DP values", threshold_tight, reading="our reading"),
+        Computed("(d) argmax follows the shortest path to s, then s (Part D 40)", "identification",
+                 "Sec. 4.1", "meets s's stack path at the earliest position and follows it", shortest_path,
+                 reading="our reading"),
+        Computed("(c) gamma > 0: off-path prefixes fail w.h.p. (Part D 39)", "identification", "Thm 4.1 (c)",
+                 "declared: P(valid) <= 2N e^-N off s's stack path", converse, reading="our reading"),
+        Computed("Monte Carlo agrees with the DP", "identification", "eq. (1)", "seeded sampling",
+                 sampling_check, reading="experiment"),
+        Computed("control: failure <= e^-N^2 at v = -2N^2", "control", "deliberately false", "too strong",
+                 control, reading="our reading"),
     ),
     expect={
         "loss < 8N^2 e^-N when v gamma >= N^2 (Part D 36)": Verdict.CERTIFIED,

@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 from proofkit import Verdict, checked, registry
-from proofkit.posembed import gd
-from proofkit.posembed.model import Head
+from proofkit.posembed import Head, boolean, dyck, dyck_worst_failure, gd
 
 TID = "R24.EXP"
 
@@ -92,24 +91,19 @@ def test_closed_form_drift_matches_the_model():
 
 
 def test_float_dp_agrees_with_the_mpmath_dp():
-    ex = _module()
     word = "(()(()))(())"
     s = gd.parse(word)
     states = [tuple([0] * ((r + h) // 2) + [1] * ((r - h) // 2)) for r in range(1, 12)
               for h in range(0, min(r, 12 - r) + 1) if (r + h) % 2 == 0]
     worst = float((1 - gd.closed_form_valid_probability(s, -2.0, states)).max())
-    assert abs(worst - float(ex.closed_form_failure(word, -2))) < 1e-12
+    assert abs(worst - float(dyck_worst_failure(dyck.parse(word), Fraction(-1, 2), -2))) < 1e-12
 
 
-def test_boolean_conventions_differ_and_unbalanced_text_is_rejected():
+def test_the_printed_prompt_is_unbalanced_and_each_repair_parses():
     ex = _module()
-    a, b = ex.parse("p1 | p2 & p3", "sympy"), ex.parse("p1 | p2 & p3", "left")
-    assert not ex.equivalent(a, b)
-    assert ex.equivalent(ex.parse("¬p0 & p1 | p2", "sympy"), ex.parse("¬p0 & p1 | p2", "left"))
-    with pytest.raises(ValueError):
-        ex.parse(ex.A511, "sympy")
-    with pytest.raises(ValueError):
-        ex.tokens("p1 + p2")
+    for convention in boolean.CONVENTIONS:
+        assert not boolean.parses(ex.A511, convention)
+        assert all(boolean.parses(text, convention) for text in ex.A511_READINGS.values())
 
 
 def test_cli_prints_a_seeded_report(capsys):

@@ -7,9 +7,8 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from proofkit import Verdict, checked, registry
-from proofkit.numerics.backend import arb_bits
-from proofkit.posembed import jl
+from proofkit import Verdict, checked, decide, registry
+from proofkit.posembed import jl, jlsearch
 
 TID = "R24.T31"
 
@@ -47,11 +46,7 @@ def test_onehot_failure_is_lemma_51_closed_form_even_when_tiny():
     t, s = 3, (0, 1, 2, 0, 1, 2)
     for vg in (F(6), F(600), F(6000)):
         c = jl.completion(jl.logit_rows(jl.onehot(t, t), s), vg)
-        with arb_bits(jl.PREC):
-            prod = jl.ball(1)
-            for r in range(1, 6):
-                prod = prod / (1 + (t - 1) * jl.ball(-vg / r).exp())
-            exact = -(prod.log().expm1())
+        exact = jl.onehot_failure(t, len(s), vg)  # Lemma 5.1's closed form
         assert c.failure.overlaps(exact) and c.failure > 0
         assert c.failure.rad() < c.failure.mid().abs_lower() * jl.ball(F(1, 10**50))  # relative accuracy
 
@@ -86,7 +81,8 @@ def test_adversarial_embeddings_satisfy_7_exactly_and_fail():
     d, s = jl.jl_dimension(n, eps), (0, 1, 2, 0, 1, 2)
     for E in (jl.shifted(t, d, 2), jl.scaled(t, d, F(9, 16))):
         assert jl.satisfies_7(E, s, eps)
-        assert jl.first_violation(jl.Candidate("x", 0, s, E, eps), [F(n * k) for k in (5, 10, 20, 40)])
+        grid = [F(n * k) for k in (5, 10, 20, 40)]
+        assert jlsearch.first_violation(jlsearch.Candidate("x", 0, s, E, eps), grid)
     assert jl.gram(jl.shifted(t, d, 2))[2][2] == 0
     assert not jl.satisfies_7(jl.scaled(t, d, F(1, 4)), s, eps)
 
@@ -107,7 +103,7 @@ def test_search_figures(n, t, eps):
     """500 seeds per family; prints the figures (how many satisfy (7), how many violate the bound)."""
     d = jl.jl_dimension(n, eps)
     grid = [F(n * k) for k in (5, 10, 20, 40, 80, 160)]
-    res = jl.search(n, t, eps, d, range(500), grid, jl.default_families(t, d, eps))
+    res = jlsearch.search(n, t, eps, d, range(500), grid, jlsearch.default_families(t, d, eps))
     print(f"\nn={n} t={t} eps={eps} d={d}: tried {res.tried} satisfy(7) {res.satisfied} "
           f"refuted {res.refuted}")
     assert res.refuted["gaussian JL"] > 0
@@ -133,10 +129,8 @@ def test_minimum_parameters_certify_nothing_over_an_empty_domain():
 def test_no_jl_success_decides_nothing(monkeypatch):
     """P1 counts only the draws that satisfy (7): where none does (forced here), the sample is empty and
     the claim is inconclusive, never confirmed (the JL lemma promises success only with probability)."""
-    from proofkit.language.evidence import decide
-
     claim = next(c for c in registry.get(TID).claims if c.name.startswith("P1"))
     params = registry.get(TID).params.resolve({"samples": 3})
-    monkeypatch.setattr(jl, "satisfies_7", lambda *a: False)
+    monkeypatch.setattr(jlsearch, "satisfies_7", lambda *a: False)
     d = decide(claim.run(params), claim.reading)
     assert d.verdict == Verdict.INCONCLUSIVE and d.scope.count == 0 and "empty domain" in d.how

@@ -9,9 +9,7 @@ import mpmath as mp
 import pytest
 
 from proofkit import Verdict, checked, registry, replay
-from proofkit.posembed import dp, dyck
-from proofkit.posembed.drops import decide
-from proofkit.posembed.model import Head
+from proofkit.posembed import Head, decide, dp, dyck
 
 TID = "R24.T41"
 ROOT = Path(__file__).resolve().parents[2]

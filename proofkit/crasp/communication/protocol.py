@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -284,6 +285,34 @@ def protocol_table(program: Program | Network, Ns: Iterable[int] = range(1, 6),
         if mode == "kv":
             big = [2**k - 1 for k in range(1, 21)]
             out["C_layout"], out["D_layout"] = fit_log(big, [plan.layout_bits(N) for N in big])
+    return out
+
+
+@dataclass(frozen=True)
+class ProtocolSummary:
+    """One program's :func:`protocol_table`, condensed: the (x, y) pairs enumerated over all N, whether the
+    reconstruction is exact, the plan compressible and every message within the static bound (``ok``), the
+    plan's reasons, the maximum message bits per N and the layout fit ``C_layout`` (nan when absent)."""
+
+    name: str
+    pairs: int
+    ok: bool
+    reasons: list[str]
+    max_bits: list[int]
+    C_layout: float
+
+
+def protocol_summaries(programs: Iterable[tuple[str, Program]], Ns: Sequence[int]) -> list[ProtocolSummary]:
+    """:func:`protocol_table` of each named program at the same N, up to and including the first that is
+    not ``ok``."""
+    out = []
+    for name, program in programs:
+        t = protocol_table(program, Ns)
+        ok = t["exact"] and t["compressible"] and all(r["within_bound"] for r in t["table"])
+        out.append(ProtocolSummary(name, sum(r["pairs"] for r in t["table"]), ok, t["reasons"],
+                                   [r["max_bits"] for r in t["table"]], t.get("C_layout", float("nan"))))
+        if not ok:
+            break
     return out
 
 

@@ -1,5 +1,5 @@
 """``regex:PATTERN@ALPHABET`` ground truths matched by a finite automaton (``proofkit crasp check --against``,
-:func:`proofkit.crasp.theory.morphism.resolve`): linear time in the strings read, whatever the pattern
+:func:`proofkit.crasp.theory.morphisms.resolve`): linear time in the strings read, whatever the pattern
 (Python's backtracking matcher takes exponential time on patterns such as ((a|a|a)(a|a|a))*). Built by hand
 because no well-kept library both parses Python's regex syntax and gives an automaton; the parsing itself is
 ``re``'s own.

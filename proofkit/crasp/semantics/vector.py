@@ -18,7 +18,7 @@ that namespace (results stay on the device).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy
@@ -260,6 +260,16 @@ def all_strings(alphabet_size: int, n: int, xp: Any = None) -> Any:
     for j in range(n):  # position j cycles through the symbols in blocks of k**(n - 1 - j)
         out[j, :] = ns.reshape(ns.broadcast_to(symbols, (k**j, k, k ** (n - 1 - j))), (k**n,))
     return ns.permute_dims(out, (1, 0))
+
+
+def labelled_strings(program: Program, max_len: int) -> Iterator[tuple[str, bool]]:
+    """Every string over the program's alphabet of length 0..max_len (by length, then lexicographic), its
+    symbols concatenated, with the program's verdict on the whole string: the cases of an exhaustive
+    comparison with another recognizer."""
+    for n in range(max_len + 1):
+        X = all_strings(len(program.alphabet), n)
+        for row, a in zip(X, accepts_prefixes(program, X)[:, -1]):
+            yield "".join(program.alphabet[i] for i in row), bool(a)
 
 
 def encode(program: Program, strings: Sequence[Sequence[str] | str]) -> numpy.ndarray:

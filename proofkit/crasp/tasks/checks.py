@@ -108,6 +108,19 @@ def rows_match(folder: str | Path, file: str, Ns: Sequence[int],
                  detail=f"exact row counts over all {k}^(2N) strings: {text}")
 
 
+def library_rows(folder: str | Path, binary_N: int) -> list[tuple[str, Evidence]]:
+    """:func:`rows_match` (the program-level bound, no reference values) for every program of the library
+    at N = 1..top, top = binary_N for binary alphabets and the same string count otherwise (at least 1), up
+    to and including the first program whose evidence does not hold."""
+    out = []
+    for e in load_index(folder)[0]:
+        top = max(1, length_for(len(e.program.alphabet), 2 * binary_N) // 2)
+        out.append((e.file, rows_match(folder, e.file, range(1, top + 1))))
+        if out[-1][1].outcome != "holds":
+            break
+    return out
+
+
 def truth_rows(name: str, Ns: Sequence[int], mode: str = "prefix-vector") -> list[int]:
     truth = LIBRARY[name]
     return [comm.rows(truth.accepts_prefixes, len(truth.alphabet), N, mode) for N in Ns]

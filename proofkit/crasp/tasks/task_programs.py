@@ -1,12 +1,19 @@
 """Generated C-RASP task programs (text; the result is parsed like any program file) for the algorithmic
 tasks of :mod:`proofkit.crasp.tasks.tasks`: Majority, Sort (two constructions), Copy-unique through the
-induction-head support predicate and Copy-unique in C-RASP[]."""
+induction-head support predicate and Copy-unique in C-RASP[]; :func:`generated_program` parses one by kind
+and :func:`vocabulary_checks` checks one construction at every vocabulary size up to a bound."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 
-from .tasks import EOS, SEP, copy_task, majority_task, next_name, sort_task
+from ...errors import InputError
+from ..language.ir import Program
+from ..language.parser import parse
+from .tasks import EOS, SEP, Task, TaskCheck, check_task, copy_task, majority_task, next_name, sort_task
+
+KINDS = ("majority", "sort", "copy", "sort_sketch", "copy_position")
 
 
 def _header(lines: Sequence[str], symbols: Sequence[str]) -> list[str]:
@@ -141,3 +148,36 @@ def copy_position_program_text(V: int, reps: int = 1) -> str:
     lines += [f"done := not pre and c_{V} == n   // a copy of x is complete",
               f"next_SEP := done and #Q(SEP) < {reps}", f"next_EOS := done and #Q(SEP) >= {reps}"]
     return "\n".join(lines) + "\n"
+
+
+@cache
+def generated_program(kind: str, size: int, mutant: bool = False, reps: int = 1) -> Program:
+    """The generated program of a kind (one of ``KINDS``) at vocabulary size ``size`` (Majority: k letters),
+    parsed like a file and named after its construction; ``mutant``: the deliberately wrong variant
+    (Copy: SOS not read as separator); ``reps``: copies of the C-RASP[] copy construction."""
+    if kind == "majority":
+        name = f"majority_task_k{size}" + "_mutant" * mutant
+        return parse(majority_program_text(size, mutant), name=name)
+    if kind == "sort":
+        return parse(sort_program_text(size, mutant), name=f"sort_task_V{size}" + "_mutant" * mutant)
+    if kind == "copy":
+        return parse(copy_program_text(size, not mutant), name=f"copy_task_V{size}" + "_mutant" * mutant)
+    if kind == "sort_sketch":
+        return parse(sort_sketch_program_text(size), name=f"sort_sketch_V{size}")
+    if kind == "copy_position":
+        return parse(copy_position_program_text(size, reps), name=f"copy_position_task_V{size}_r{reps}")
+    raise InputError("kind", "one of " + ", ".join(KINDS), kind)
+
+
+def vocabulary_checks(kind: str, task: Callable[[int], Task], V_max: int, big: int = 0, mutant: bool = False,
+                      reps: int = 1, sample_len: int = 150, samples: int = 16, seed: int = 0
+                      ) -> list[TaskCheck]:
+    """:func:`~proofkit.crasp.tasks.tasks.check_task` of the generated program at every vocabulary V =
+    1..V_max (exhaustive over all inputs of length <= V, seeded samples of length V), then, unless
+    ``mutant`` or ``big`` is 0, at V = big on the seeded samples of length ``sample_len`` only."""
+    out = [check_task(generated_program(kind, V, mutant, reps), task(V), V, sample_len=V, samples=samples,
+                      seed=seed) for V in range(1, V_max + 1)]
+    if not mutant and big:
+        out.append(check_task(generated_program(kind, big, reps=reps), task(big), 0, sample_len=sample_len,
+                              samples=samples, seed=seed))
+    return out

@@ -16,6 +16,10 @@ Families (programs are generated as TEXT and parsed, never eval'd):
 - lookup hypotheses for the copy language {ww} (Thm 23 / Cor. 24, illustrative);
 - the three Lemma-48 necessity families cos(delta), delta, [delta = 0].
 
+Aggregates over them (``formula_vs_brute``, ``distinguishing_growth``, ``grid_bounds``,
+``l48_as_predicted``, ``schedule_summaries``) are what theorem files turn into evidence; the exhaustive
+studies of the drop families are in :mod:`proofkit.crasp.theory.drop_families`.
+
 The weights-only analyses of a compiled network (regularizer components, the (8)-type locality term, the
 positional period and the locality radius) are in :mod:`proofkit.crasp.theory.network_weights`.
 """
@@ -201,6 +205,63 @@ def grid_bound(p: int, strict: bool = True) -> tuple[int, int, tuple[Fraction, F
     return pairs, worst, bad
 
 
+@dataclass(frozen=True)
+class FormulaCheck:
+    """Result of :func:`formula_vs_brute`: pairs checked (each flag counted) and the first pair whose formula
+    value differs from the brute-force minimum, as (alpha, beta, formula L*), or None."""
+
+    checked: int
+    mismatch: tuple[Fraction, Fraction, int] | None
+
+
+def formula_vs_brute(denominator: int, max_len: int) -> FormulaCheck:
+    """The closed form :func:`min_distinguishing_length` against :func:`brute_distinguishing_length` (all
+    strings of length <= max_len) for every pair alpha < beta on the 1/denominator grid of [0, 1], under
+    '>' and then '>=' thresholds; stops at the first mismatch."""
+    _check_int("denominator", denominator, 1, 256)
+    grid = [Fraction(i, denominator) for i in range(denominator + 1)]
+    checked = 0
+    for strict in (True, False):
+        for i, a in enumerate(grid):
+            for b in grid[i + 1:]:
+                L = min_distinguishing_length(a, b, strict)
+                if brute_distinguishing_length(a, b, max_len, strict) != L:
+                    return FormulaCheck(checked, (a, b, L))
+                checked += 1
+    return FormulaCheck(checked, None)
+
+
+def distinguishing_growth(alpha: Fraction, ms: Iterable[int]) -> list[tuple[int, int]]:
+    """(m, L*(alpha, alpha + 2^-m)) for each m: how the minimal distinguishing length grows as beta ->
+    alpha."""
+    return [(m, min_distinguishing_length(alpha, alpha + Fraction(1, 2**m))) for m in ms]
+
+
+@dataclass(frozen=True)
+class GridBound:
+    """:func:`grid_bound` at one p: the strict pairs and max L*, the pairs of both thresholds together,
+    and the first pair violating L* <= 2^p under either threshold (strict first), or None."""
+
+    p: int
+    pairs: int
+    worst: int
+    pairs_both: int
+    violation: tuple[Fraction, Fraction] | None
+
+
+def grid_bounds(p_max: int) -> list[GridBound]:
+    """:func:`grid_bound` under '>' and '>=' for p = 0..p_max, up to and including the first p with a
+    violation."""
+    out = []
+    for q in range(p_max + 1):
+        pairs, worst, bad = grid_bound(q)
+        pairs2, _, bad2 = grid_bound(q, strict=False)
+        out.append(GridBound(q, pairs, worst, pairs + pairs2, bad or bad2))
+        if bad or bad2:
+            break
+    return out
+
+
 # --------------------------------------------------------------------------------------------------------
 # Lemma 48 necessity families
 
@@ -281,6 +342,18 @@ def l48_families(horizon: int = 10_000, grid: int = 40) -> list[L48Family]:
     return out
 
 
+def l48_as_predicted(families: Sequence[L48Family]) -> bool:
+    """Whether the families of :func:`l48_families` behave as Lemma 48 predicts: each is
+    translation-invariant and not periodic from delta = 0; cos(delta) is not at a fixed precision and not
+    eventually periodic, delta is not eventually periodic, [delta = 0] is eventually periodic with
+    period 1."""
+    ok = all(f.translation_invariant and f.period_from_0 is None for f in families)
+    by = {f.name: f for f in families}
+    ok &= not by["cos(delta)"].fixed_precision and by["cos(delta)"].eventual_period is None
+    ok &= by["delta"].eventual_period is None and by["[delta = 0]"].eventual_period == 1
+    return ok
+
+
 # --------------------------------------------------------------------------------------------------------
 # Theorem 23 / Corollary 24 illustration: lookup tables for the copy language {ww}
 
@@ -352,3 +425,30 @@ def schedule_table(schedule: Callable[[int], int], ns: Iterable[int], max_len: i
                      "fails_by_n": fails[m] is not None and fails[m] <= n,
                      "fails_by_2n": fails[m] is not None and fails[m] <= 2 * n})
     return rows
+
+
+@dataclass(frozen=True)
+class ScheduleSummary:
+    """:func:`schedule_table` under one named schedule t(n), n = 1..n_max (strings up to 2 n_max): the
+    measures and first failing lengths per n, whether the measure never decreases, whether every n >
+    n_max // 2 fails at a length <= n, and whether every n >= 2 fails by 2n."""
+
+    name: str
+    measures: list[int]
+    first_failures: list[int | None]
+    monotone: bool
+    fails_by_n_late: bool
+    fails_by_2n: bool
+
+
+def schedule_summaries(schedules: dict[str, Callable[[int], int]], n_max: int) -> list[ScheduleSummary]:
+    """One :class:`ScheduleSummary` per schedule, in order."""
+    out = []
+    for name, t in schedules.items():
+        rows = schedule_table(t, range(1, n_max + 1), 2 * n_max)
+        meas = [r["measure"] for r in rows]
+        late = [r for r in rows if r["n"] > n_max // 2]
+        out.append(ScheduleSummary(
+            name, meas, [r["first_failure"] for r in rows], all(a <= b for a, b in zip(meas, meas[1:])),
+            all(r["fails_by_n"] for r in late), all(r["fails_by_2n"] for r in rows[1:])))
+    return out

@@ -23,6 +23,7 @@ from ...errors import InputError
 from ..language.analysis import fragment, locality, period
 from ..language.ir import Program
 from ..semantics.interp import accepts
+from ..tasks.library import Entry
 from .eventual import EventualForm, eventual_form
 
 
@@ -178,3 +179,19 @@ def certify_not_recognizing(
     return Certificate(True, witness=witness, program_accepts=prog, language_accepts=lang,
                        interpreter_checked=checked, counterexample_residues=tuple(sorted(bad)), reason=reason,
                        **common)  # fmt: skip
+
+
+def certify_library(entries: Sequence[Entry], language_fn: Callable[[int], bool], u: str = "a", *,
+                    language_period: int | None = None) -> list[tuple[str, Certificate]]:
+    """(file, :func:`certify_not_recognizing`) for every library program without periodic predicates whose
+    alphabet has the letter u, on the family u^n, up to and including the first program that is not
+    certified."""
+    out = []
+    for e in entries:
+        if u not in e.program.alphabet or any(op.kind == "periodic" for op in e.program.ops):
+            continue
+        cert = certify_not_recognizing(e.program, language_fn, u, language_period=language_period)
+        out.append((e.file, cert))
+        if not cert.certified:
+            break
+    return out

@@ -14,7 +14,7 @@ from ..search.enumerate import Fragment, search
 def main(argv: Sequence[str] | None = None) -> int:
     """python -m proofkit.crasp.tools.enumerate_cli LANGUAGE --fragment F --max-size S --n N (bigger
     sweeps)."""
-    from ..theory.morphism import resolve
+    from ..theory.morphisms import resolve
 
     ap = argparse.ArgumentParser(prog="python -m proofkit.crasp.tools.enumerate_cli",
                                  description=main.__doc__)

@@ -3,7 +3,7 @@ certificate for counterexamples and a way to reach one from a fit.
 
 A fit stops at a training residual r > 0. For a pairwise sum the training equations are linear in the
 model's linear coordinates (G = A W, R = A E, a) per output row: monomial (and hinge) coefficients of
-h - f at every supervised length (:mod:`proofkit.certificates.certify_pairwise`). So
+h - f at every supervised length (:mod:`proofkit.families.pairwise_columns`). So
 
 * :func:`certify` proves in rational arithmetic that given exact parameters have zero training risk
   on every sequence of the support (not only the samples) and that the gap at a witness is an exact
@@ -27,7 +27,7 @@ import numpy as np
 import sympy as sp
 
 from ..numerics.backend import SYM
-from . import certify_pairwise as cp
+from . import pairwise_columns as cp
 
 
 def _fractions(theta: Sequence[Any]) -> np.ndarray:
@@ -36,7 +36,7 @@ def _fractions(theta: Sequence[Any]) -> np.ndarray:
 
 def _rows(family: Any, theta: Sequence[Any]) -> list[list[Fraction]]:
     """Per output row, the unknowns in the order of
-    :class:`proofkit.certificates.certify_pairwise.Columns`."""
+    :class:`proofkit.families.pairwise_columns.Columns`."""
     parts = family.linear_parts(_fractions(theta))
     out = []
     for r in range(family.m):
@@ -54,9 +54,9 @@ def _box(support: Any) -> tuple[list[Fraction], list[Fraction], list[int]]:
 
 
 def _compatible(learned: Any, true: Any, lo: Sequence[Fraction]) -> bool:
-    from ..families.pairwise import PairwiseSum
-
-    return (isinstance(learned, PairwiseSum) and isinstance(true, PairwiseSum) and learned.n == true.n
+    """Both pairwise sums of one class (``learned`` is the family whose method calls this module: a
+    :class:`proofkit.families.pairwise.PairwiseSum`), key hinges above the box's lower end."""
+    return (type(true) is type(learned) and learned.n == true.n
             and learned.m == true.m and min(lo) >= 0
             and all(kn > lo[i] for fam in (learned, true) for kn, i in fam.hinges))
 
@@ -117,7 +117,7 @@ def _is_hinge(key: cp.Key) -> bool:
 def _upper(coeffs: dict, t: int, lo: Sequence[Fraction], hi: Sequence[Fraction], knot: Fraction,
            coord: int, hot_key: bool) -> Fraction:
     """Exact upper bound of the length-t logit with coefficients ``coeffs`` (keys as in
-    :func:`proofkit.certificates.certify_pairwise.length_rows`) over the token box, one token's coordinate
+    :func:`proofkit.families.pairwise_columns.length_rows`) over the token box, one token's coordinate
     ``coord``
     restricted to [knot, hi]: the query x_t, or (``hot_key``) one key token x_j, j < t. Term by term:
     every monomial and hinge is non-negative and non-decreasing in each token on a box in [0, inf),

@@ -32,8 +32,7 @@ import numpy as np
 import sympy as sp
 
 from ..numerics.backend import ARB
-from .certify import arb_precision, upper
-from .certify_features import Bound, box_text
+from ..numerics.balls import Bound, arb_precision, box_text, upper
 
 Key = tuple[tuple[str, tuple[int, ...]], ...]
 

@@ -1,0 +1,41 @@
+"""proofkit.numerics.balls: a ball encloses the value of a constant sympy expression or refuses (never a
+guess); precision contexts restore flint's; the bounds read off a ball are on the safe side."""
+
+from __future__ import annotations
+
+import flint
+import mpmath as mp
+import pytest
+import sympy as sp
+
+from proofkit.numerics.balls import Unsupported, arb_precision, ball, box_text, lower, upper
+
+
+def test_ball_encloses():
+    b = ball(sp.sqrt(2) + sp.pi * sp.exp(sp.Rational(1, 3)) - sp.Abs(sp.atan(-3)))
+    exact = sp.N(sp.sqrt(2) + sp.pi * sp.exp(sp.Rational(1, 3)) - sp.atan(3), 40)
+    assert isinstance(b, flint.arb) and b.contains(flint.arb(str(exact)[:30]))
+
+
+@pytest.mark.parametrize("expr", [sp.Function("f")(sp.Integer(1)), sp.log(sp.Integer(-2)) + 1, sp.I + 1,
+                                  sp.Symbol("x"), sp.Float(0.1), sp.Integer(1) / sp.Integer(0)])
+def test_no_ball_without_a_rigorous_enclosure(expr):
+    with pytest.raises(Unsupported):
+        ball(expr)
+
+
+def test_precision_is_restored_and_bounds_are_outward():
+    before = flint.ctx.prec
+    with arb_precision(50):
+        assert flint.ctx.dps >= 60
+        x = flint.arb(1) / 3
+        assert upper(x) > mp.mpf(1) / 3 > lower(x)
+    assert flint.ctx.prec == before
+    with pytest.raises(ZeroDivisionError), arb_precision(80):
+        raise ZeroDivisionError
+    assert flint.ctx.prec == before
+
+
+def test_box_text():
+    assert box_text([0, 0], [1, 1]) == "[0, 1]^2"
+    assert box_text([0, 0], [1, 0]) == "[0, 1] x [0, 0]"
