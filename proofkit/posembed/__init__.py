@@ -5,6 +5,9 @@ from ..runtime.namespace import lazy
 
 #: the package's public surface, name -> defining module (docs/api.md lists it); imported on first use
 PUBLIC = {
+    "sweep": "proofkit.posembed.sweep",
+    "stability": "proofkit.posembed.stability",
+    "model": "proofkit.posembed.model",
     "at_most": "proofkit.posembed.sweep",
     "binary_contexts": "proofkit.posembed.model",
     "boolean": "proofkit.posembed.boolean",

@@ -3,9 +3,8 @@ App. 5.2), Lemma 5.2 (two-token logits, App. 5.3.1), Claim 5.3 (no positional em
 quantities mu_r (Sec. 3.2), the Catalan facts (Sec. 4), the mask and the loss of Sec. 3.1 (eqs. (2), (3)),
 B_n and the weight count, and the "global optimizer" sentence.
 
-Probabilities are mpmath intervals (proofkit.posembed.dp), logits exact rationals (proofkit.posembed.model),
-algebra sympy. Where a claim holds for every v it is by monotonicity stated in its how-text.
-"""
+Probabilities are mpmath intervals, logits exact rationals (proofkit.posembed), algebra sympy. Where a
+claim holds for every v it is by monotonicity stated in its how-text."""
 
 from fractions import Fraction
 
@@ -27,23 +26,7 @@ from proofkit import (
     predicate,
     undecided,
 )
-from proofkit.posembed import (
-    DYCK_E,
-    Fail,
-    Head,
-    at_most,
-    binary_contexts,
-    bounds,
-    dp,
-    dyck,
-    dyck_heads,
-    escape,
-    first_logit_change,
-    mu,
-    over,
-    products,
-    word_heads,
-)
+from proofkit.posembed import bounds, dp, dyck, model, stability, sweep
 
 x_, y_, g_, r_, n_ = sp.symbols("x y gamma r n", positive=True)
 c_r, c_next, c_prev = sp.symbols("c_r c_next c_prev")
@@ -61,10 +44,10 @@ def l51_bound(p) -> Evidence:
         f, bound = bounds.onehot_failure(n, t, k)
         if t == 2 and k == 2:
             rows.append(f"n={n}: {dp.text(f, 3)} vs {dp.text(bound, 3)}")
-        return at_most(f, bound, f"n = {n}, t = {t}, k = {k}: failure {dp.text(f)} > {dp.text(bound)}",
+        return sweep.at_most(f, bound, f"n = {n}, t = {t}, k = {k}: failure {dp.text(f)} > {dp.text(bound)}",
                        f"{n},{t},{k}")
 
-    return over(((n, t, k) for n in range(2, p["n_max"] + 1) for t in (2, 3, 5, 10) for k in (1, 2, 4)),
+    return sweep.over(((n, t, k) for n in range(2, p["n_max"] + 1) for t in (2, 3, 5, 10) for k in (1, 2, 4)),
                 case, method=Method.INTERVAL,
                 domain=(f"n = 2..{p['n_max']}, t in {{2, 3, 5, 10}}, every prefix r < n, at the points "
                         "v gamma = k n log(nt), k in {1, 2, 4}"),
@@ -75,18 +58,17 @@ def l51_logits(p) -> Evidence:
     """eq. (6) = eq. (4) with E = I_t: logits_r = (v gamma / r) delta_{s_{r+1}} for every s, r < n."""
     g, v = Fraction(3, 7), Fraction(5)
     eyes = {t: [[int(i == j) for j in range(t)] for i in range(t)] for t in (2, 3)}
-    cases = ((t, s, h, r) for t in (2, 3) for s, h in word_heads(eyes[t], range(2, 5), g, v)
+    cases = ((t, s, h, r) for t in (2, 3) for s, h in model.word_heads(eyes[t], range(2, 5), g, v)
              for r in range(1, len(s)))
 
     def case(c):
         t, s, h, r = c
         ok = list(h.logits(s[:r])) == [v * g / r * (k == s[r]) for k in range(t)]
-        return None if ok else Fail(f"s = {s}, r = {r}: {h.logits(s[:r])}", str(s))
+        return None if ok else sweep.Fail(f"s = {s}, r = {r}: {h.logits(s[:r])}", str(s))
 
-    return over(cases, case, method=Method.ENUMERATION,
-                domain="every s in [t]^n, t in {2, 3}, n = 2..4, every r < n, at gamma = 3/7, v = 5 (logit "
-                       "rows)",
-                detail="exact rational logits")
+    return sweep.over(cases, case, method=Method.ENUMERATION, detail="exact rational logits",
+                      domain="every s in [t]^n, t in {2, 3}, n = 2..4, every r < n, at gamma = 3/7, v = 5 "
+                             "(logit rows)")
 
 
 def l51_step():
@@ -104,18 +86,18 @@ def l52_identity():
 
 def l52_logits(p) -> Evidence:
     """For E = [1, -1]^T the head's logits are [X, -X] on every context (exact)."""
-    cases = ((s, h, z) for N, s, h in dyck_heads(4, Fraction(-1, 2), -7) for z in binary_contexts(2 * N - 1))
+    cases = ((s, h, z) for N, s, h in model.dyck_heads(4, Fraction(-1, 2), -7)
+             for z in model.binary_contexts(2 * N - 1))
 
     def case(c):
         s, h, z = c
         a, b = h.logits(z)
-        return None if a == -b else Fail(f"s = {dyck.show(s)}, z = {dyck.show(z)}: logits {a}, {b}",
+        return None if a == -b else sweep.Fail(f"s = {dyck.show(s)}, z = {dyck.show(z)}: logits {a}, {b}",
                                          str(a + b))
 
-    return over(cases, case, method=Method.ENUMERATION,
-                domain=("every s in D_2N, N = 1..4, every context z in {(, )}^r, r = 1..2N-1, at gamma = "
-                        "-1/2, v = -7"),
-                detail="exact rational logits")
+    return sweep.over(cases, case, method=Method.ENUMERATION, detail="exact rational logits",
+                      domain=("every s in D_2N, N = 1..4, every context z in {(, )}^r, r = 1..2N-1, at "
+                              "gamma = -1/2, v = -7"))
 
 
 def c53_bound(p) -> Evidence:
@@ -128,9 +110,10 @@ def c53_bound(p) -> Evidence:
         worst, bound = bounds.nope_worst(N, Fraction(-2 * k * N * N * (2 * N + 1)))
         if k == 1:
             rows.append(f"N={N}: {dp.text(worst, 3)}")
-        return at_most(worst, bound, f"N = {N}, k = {k}: failure {dp.text(worst)} > 2N e^-N", str(N))
+        return sweep.at_most(worst, bound, f"N = {N}, k = {k}: failure {dp.text(worst)} > 2N e^-N", str(N))
 
-    return over(((N, k) for N in range(1, p["N_top"] + 1) for k in (1, 2)), case, method=Method.INTERVAL,
+    return sweep.over(((N, k) for N in range(1, p["N_top"] + 1) for k in (1, 2)), case,
+                      method=Method.INTERVAL,
                 domain=(f"N = 1..{p['N_top']}, every prefix state, at v = -2N^2(2N+1) and twice that "
                         "(not every v), E = [2N/(2N+1), -1]"),
                 detail=lambda c: "worst failure " + "; ".join(rows))
@@ -168,7 +151,7 @@ def c53_no_asymmetry(p) -> Evidence:
     N = 4
     v = Fraction(-2 * N * N * (2 * N + 1))
     states, bound = bounds.nope_failures(N, v, Fraction(1))
-    return over(states, lambda c: at_most(c[1], bound, (
+    return sweep.over(states, lambda c: sweep.at_most(c[1], bound, (
         f"E = [1, -1], no B, N = {N}, v = -2N^2(2N+1), prefix state (r, h) = {c[0]}: failure "
         f"{dp.text(c[1])} > 2N e^-N = {dp.text(bound)}"), dp.text(c[1])), method=Method.INTERVAL,
         domain=f"E = [1, -1], no positional embedding, N = {N}, v = {v}: every prefix state",
@@ -200,13 +183,13 @@ def mu_upper(p) -> Evidence:
 
     def case(rn):
         r, n = rn
-        m = mu(r, g)
-        return None if m <= 1 - Fraction(3, n) < 1 else Fail(f"r = {r}, n = {n}: mu_r = {m}", str(m))
+        m = stability.mu(r, g)
+        return None if m <= 1 - Fraction(3, n) < 1 else sweep.Fail(f"r = {r}, n = {n}: mu_r = {m}", str(m))
 
     cases = ((r, n) for n in range(1, MU_N + 1) for r in range(1, n + 1))
-    return over(cases, case, method=Method.ENUMERATION, domain=f"every r <= n, n = 1..{MU_N} (exact)",
+    return sweep.over(cases, case, method=Method.ENUMERATION, domain=f"every r <= n, n = 1..{MU_N} (exact)",
                 detail=f"mu_r = 1 - 3/r <= 1 - 3/n < 1; mu_1..mu_5 = "
-                       f"{', '.join(str(mu(r, g)) for r in range(1, 6))}")
+                       f"{', '.join(str(stability.mu(r, g)) for r in range(1, 6))}")
 
 
 def mu_contraction(p) -> Evidence:
@@ -215,13 +198,14 @@ def mu_contraction(p) -> Evidence:
     g = Fraction(-1, 2)
 
     def case(r):
-        m = mu(r, g)
-        return None if abs(m) < 1 else Fail(f"|mu_{r}| = |{m}| >= 1 (exact): |c_{r + 1}| = {abs(m)} |c_{r}|",
-                                            str(m))
+        m = stability.mu(r, g)
+        return None if abs(m) < 1 else sweep.Fail(
+            f"|mu_{r}| = |{m}| >= 1 (exact): |c_{r + 1}| = {abs(m)} |c_{r}|", str(m))
 
-    return over(range(1, MU_N + 1), case, method=Method.EXACT, domain=f"every step r = 1..{MU_N} (exact)",
-                context=f"mu_3 = {mu(3, g)}, so c_r = 0 from r = 4 on: the differences vanish after one "
-                        "expanding step")
+    return sweep.over(range(1, MU_N + 1), case, method=Method.EXACT,
+                      domain=f"every step r = 1..{MU_N} (exact)",
+                      context=f"mu_3 = {stability.mu(3, g)}, so c_r = 0 from r = 4 on: the differences "
+                              "vanish after one expanding step")
 
 
 def mu_divergence(p) -> Evidence:
@@ -231,12 +215,13 @@ def mu_divergence(p) -> Evidence:
 
     def case(c):
         n, prod = c  # prod_(r < n) mu_r
-        low = [r for r in range(1, n + 1) if not mu(r, g) >= 1 + Fraction(1, n)]
+        low = [r for r in range(1, n + 1) if not stability.mu(r, g) >= 1 + Fraction(1, n)]
         if low:
-            return Fail(f"n = {n}, r = {low[0]}: mu_r = {mu(low[0], g)} < 1 + 1/n", str(low[0]))
-        return None if prod == n else Fail(f"prod_(r < {n}) mu_r = {prod} != {n}", str(prod))
+            return sweep.Fail(f"n = {n}, r = {low[0]}: mu_r = {stability.mu(low[0], g)} < 1 + 1/n",
+                              str(low[0]))
+        return None if prod == n else sweep.Fail(f"prod_(r < {n}) mu_r = {prod} != {n}", str(prod))
 
-    return over(products(g, MU_N), case, method=Method.ENUMERATION,
+    return sweep.over(stability.products(g, MU_N), case, method=Method.ENUMERATION,
                 domain=f"every r <= n and every product prod_(r < m) mu_r, n, m = 1..{MU_N} (exact)",
                 detail="mu_r = 1 + 1/r >= 1 + 1/n > 1 and prod_(r < m) mu_r = m (telescoping (r + 1)/r), so "
                        "c_m = m c_1 diverges for c_1 != 0")
@@ -247,13 +232,13 @@ def mu_tokens(p) -> Evidence:
     Under c_(r+1) = mu_r c_r (gamma = 1/2), c_1 = 0 forces c = 0 (z = s), so a pair z != s starts at
     c_1 = +-2; every such start leaves {0, +-2} (c_2 = 2 c_1): no token pair z != s obeys the hypothesis."""
     g = Fraction(1, 2)
-    escapes = {c1: escape(c1, g, MU_N, (0, 2, -2)) for c1 in (2, -2)}
+    escapes = {c1: stability.escape(c1, g, MU_N, (0, 2, -2)) for c1 in (2, -2)}
     out = {c1: e and f"c_1 = {c1} gives c_{e[0]} = {e[1]}" for c1, e in escapes.items()}
     domain = f"c_1 in {{2, -2}} (every start with z_1 != s_1), r = 1..{MU_N}, gamma = 1/2 (exact)"
     if all(out.values()):
         return fails(Method.ENUMERATION, "; ".join(out.values()) + ", outside the token differences "
                      "{0, +-2}; c_1 = 0 gives c = 0 (z = s): the hypothesis admits no token pair z != s",
-                     domain=domain, count=2, residual=str(mu(1, g) * 2))
+                     domain=domain, count=2, residual=str(stability.mu(1, g) * 2))
     c1 = next(c for c, e in out.items() if e is None)
     return holds(Method.ENUMERATION, domain, count=2, detail=f"c_1 = {c1} stays in {{0, +-2}}")
 
@@ -262,15 +247,15 @@ def mu_hypothesis(p) -> Evidence:
     """The hypothesis (v/r) 1_r (E_s + B) = v gamma E_{s_{r+1}} against eq. (4) on the model: the pooled
     sum is gamma E_{s_{r+1}}, so the hypothesis holds at r = 1 only."""
     s = dyck.parse("(()())")
-    h = Head.closed_form(DYCK_E, s, Fraction(-1, 2), 1)
+    h = model.Head.closed_form(model.DYCK_E, s, Fraction(-1, 2), 1)
 
     def case(r):
         lhs, rhs = h.pooled(s[:r])[0] / r, Fraction(-1, 2) * h.E[s[r]][0]
-        return None if lhs == rhs else Fail(
+        return None if lhs == rhs else sweep.Fail(
             f"s = (()()), r = {r}: (1/r) sum = {lhs}, gamma E_s_r+1 = {rhs} (exact); eq. (4) gives "
             "sum = gamma E, the hypothesis needs r gamma E", str(lhs - rhs))
 
-    return over(range(1, len(s)), case, method=Method.EXACT,
+    return sweep.over(range(1, len(s)), case, method=Method.EXACT,
                 domain="s = (()()), gamma = -1/2, v = 1, E = [1, -1]: every context length r = 1..5",
                 detail="the hypothesis holds on the model at every r")
 
@@ -312,8 +297,8 @@ def catalan_ratio_to_one(p) -> Evidence:
     Ns = (1, 5, 10, 16, 50, 1000)
     steps = bounds.catalan_ratio_steps(Ns)
     shown = ", ".join(dp.text(r, 6) for _, r, _ in steps)
-    return over(steps, lambda c: at_most(c[1], c[2], f"the ratio at N = {c[0]} is not below the next value "
-                                                     f"(or 1): {shown}", str(c[0])),
+    return sweep.over(steps, lambda c: sweep.at_most(
+        c[1], c[2], f"the ratio at N = {c[0]} is not below the next value (or 1): {shown}", str(c[0])),
                 method=Method.SAMPLED, fail_method=Method.INTERVAL,
                 domain=f"N in {{{', '.join(map(str, Ns))}}} (increasing and < 1 there)", residual=shown,
                 detail=f"ratio at N = {', '.join(map(str, Ns))}: {shown} (increasing, < 1)")
@@ -329,7 +314,7 @@ def mask_literal(p) -> Evidence:
     show = (f"literal mask rows {[[str(x) for x in r] for r in rows]} vs r^-1 1_r "
             f"{[[str(x) for x in r] for r in want]}; the transpose (-inf for j > i) gives r^-1 1_r "
             f"{'exactly' if transposed == want else 'not either'}")
-    return over(range(n), lambda i: None if rows[i] == want[i] else Fail(f"row {i + 1}: {show}",
+    return sweep.over(range(n), lambda i: None if rows[i] == want[i] else sweep.Fail(f"row {i + 1}: {show}",
                                                                           str(rows[0][1])),
                 method=Method.EXACT, domain=f"Q = 0, n = {n}: rows r = 1..{n} of att", detail=show)
 
@@ -354,15 +339,17 @@ def loss_r0(p) -> Evidence:
 def B_last_unused(p) -> Evidence:
     """B_2N (built from E_{s_{2N+1}} := 0) enters only contexts of length 2N, never used: every logit at
     r <= 2N - 1 is the same whatever B_2N is; the count 2N + 3 includes it."""
-    cases = ((N, h, Head(h.E, (*h.B[:-1], (Fraction(123),)), h.v), z)
-             for N, _, h in dyck_heads(4, Fraction(-1, 2), -3) for z in binary_contexts(2 * N - 1))
-    counts = {N: Head.closed_form(DYCK_E, next(iter(dyck.dyck_words(N))), Fraction(-1, 2), -3).weight_count
+    cases = ((N, h, model.Head(h.E, (*h.B[:-1], (Fraction(123),)), h.v), z)
+             for N, _, h in model.dyck_heads(4, Fraction(-1, 2), -3)
+             for z in model.binary_contexts(2 * N - 1))
+    counts = {N: model.Head.closed_form(model.DYCK_E, next(iter(dyck.dyck_words(N))), Fraction(-1, 2),
+                                        -3).weight_count
               for N in range(1, 5)}
     domain = "every s in D_2N, N = 1..4, every context of length r <= 2N - 1, B_2N replaced by 123"
     if any(c != 2 * N + 3 for N, c in counts.items()):
         return undecided(f"the model's weight count is {counts}, not 2N + 3", method=Method.ENUMERATION,
                          domain=domain)
-    n_ctx, acts = first_logit_change(cases)
+    n_ctx, acts = model.first_logit_change(cases)
     if acts:
         return undecided(f"B_2N acts at {dyck.show(acts[3])} (N = {acts[0]}); the other weights were not "
                          "examined", method=Method.ENUMERATION, domain=domain)
