@@ -483,7 +483,7 @@ LIBRARY: dict[str, GroundTruth] = _build_library()
 
 
 # Ground truths used only by the reductions of crasp/theory/morphisms.py (Table-2 "no" rows). They are
-# kept out of LIBRARY, whose name set is pinned by tests/crasp/test_crasp_truth_comm.py.
+# kept out of LIBRARY, whose name set is pinned by tests/crasp/test_crasp_truth.py.
 AUXILIARY: dict[str, GroundTruth] = {
     "MOD3": mod_dfa("01", {"0": 0, "1": 1}, 3, "MOD3", None, "number of 1s divisible by 3 over {0, 1}"),
 }
