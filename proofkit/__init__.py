@@ -31,6 +31,7 @@ _PUBLIC = {
     **dict.fromkeys(("Theorem", "Assumption", "PaperRef", "Setup", "GroupElement", "Relation",
                      "Generalization", "SymbolicStep", "Computed", "WitnessOutcome", "predicate",
                      "function", "T_len", "h_model", "f_model"), "proofkit.language.spec"),
+    **dict.fromkeys(("Proof", "Step"), "proofkit.language.proof"),
     **dict.fromkeys(("Param", "ParamSpace", "param_T", "param_activation", "param_supervision"),
                     "proofkit.language.params"),
     # the shared statement vocabulary

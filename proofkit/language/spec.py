@@ -15,6 +15,7 @@ import sympy as sp
 from sympy.logic.boolalg import BooleanFunction
 
 from .params import ParamSpace
+from .proof import Proof, validate
 from .verdict import Verdict
 
 
@@ -334,6 +335,12 @@ class Theorem:
     #: dropped: (other theorem id, assumption ids of this theorem its records' setting violates); falsify
     #: replays them before it searches (:mod:`proofkit.engine.known`)
     refuted_by: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), kw_only=True)
+    #: the proofs the paper prints for this result, walked equation by equation
+    #: (:mod:`proofkit.language.proof`): each step names the claims above that check it, or says why none
+    proofs: tuple[Proof, ...] = field(default=(), kw_only=True)
+
+    def __post_init__(self) -> None:
+        validate(self.proofs, (c.name for c in self.claims), self.id)
 
     def statement_parts(self, dropped: Iterable[str] = ()) -> Statement:
         """The statement with the hypotheses of ``dropped`` assumptions left out (their conjuncts)."""

@@ -24,7 +24,7 @@ from ..scale import parallel
 from ..scale.parallel import jobs_arg
 from ..storage import atomic
 from ..storage.formats import stamp
-from . import bundle, cite, figures, records, refs, render, table
+from . import bundle, cite, coverage, figures, records, refs, render, table
 from . import verify as verifying
 
 #: the file a report writes per format under --out: verdicts.<extension>
@@ -134,8 +134,13 @@ def add_report_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--paper-refs", action="store_true",
                    help="instead: paper_refs.md's summary tables of the built-in theorems, from their "
                         "claims, readings and expected verdicts (no check is run)")
+    s.add_argument("--coverage", action="store_true",
+                   help="instead: paper_refs.md's proof-coverage tables of the built-in theorems, from "
+                        "their proof walks (every equation of a proof, checked or with its reason; no check "
+                        "is run)")
     s.add_argument("--write", default=None, metavar="FILE",
-                   help="with --paper-refs: replace the generated tables inside FILE (e.g. paper_refs.md)")
+                   help="with --paper-refs or --coverage: replace the generated tables inside FILE "
+                        "(e.g. paper_refs.md)")
     s.set_defaults(handler=report_main)
 
 
@@ -167,21 +172,26 @@ def _paper_tables(args: argparse.Namespace) -> int:
 
 
 def _paper_refs(args: argparse.Namespace) -> int:
-    """paper_refs.md's generated summary tables of the built-in theorems (printed, or written into
-    ``--write FILE`` between its markers)."""
-    if not args.paper_refs:
-        raise InputError("--write", "--paper-refs (it writes paper_refs.md's generated tables)")
+    """paper_refs.md's generated summary tables (``--paper-refs``) or proof-coverage tables
+    (``--coverage``) of the built-in theorems, printed or written into ``--write FILE`` between their
+    markers."""
+    if not (args.paper_refs or args.coverage):
+        raise InputError("--write", "--paper-refs or --coverage (they write paper_refs.md's generated "
+                                    "tables)")
+    flag = "--coverage" if args.coverage else "--paper-refs"
+    if args.paper_refs and args.coverage:
+        raise InputError("--coverage", "one of --paper-refs and --coverage per command")
     if args.ids or args.format or args.out or args.figures or args.tables:
-        raise InputError("--paper-refs", "no theorem ids, --format, --out, --figures or --tables with it")
-    block = refs.summary(t for t in registry.load_all().values()
-                         if registry.where(t.id)[1].kind == "builtin")
+        raise InputError(flag, "no theorem ids, --format, --out, --figures or --tables with it")
+    builtin = [t for t in registry.load_all().values() if registry.where(t.id)[1].kind == "builtin"]
+    block = coverage.block(builtin) if args.coverage else refs.summary(builtin)
     if args.write is None:
         print(block)
         return 0
     path = Path(args.write)
     try:
         text = path.read_text(encoding="utf-8")
-        new = refs.replace_block(text, block)
+        new = (coverage if args.coverage else refs).replace_block(text, block)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise InputError("--write", "a readable UTF-8 file holding the generated-table markers",
                          f"{args.write} ({exc})") from None
@@ -194,7 +204,7 @@ def report_main(args: argparse.Namespace) -> int:
     table in the chosen formats, and figures with --figures."""
     if args.tables:
         return _paper_tables(args)
-    if args.paper_refs or args.write is not None:
+    if args.paper_refs or args.coverage or args.write is not None:
         return _paper_refs(args)
     formats = _formats(args)
     if args.figures and args.out is None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from proofkit.interface.testing import run_cli
 from proofkit.language import registry
-from proofkit.publish import refs
+from proofkit.publish import coverage, refs
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPER_REFS = ROOT / "paper_refs.md"
@@ -22,6 +22,22 @@ def test_generated_tables_are_current():
     expected = refs.summary(_builtin())
     assert refs.current_block(PAPER_REFS) == expected, (
         "paper_refs.md's generated tables are stale: run proofkit report --paper-refs --write paper_refs.md")
+
+
+def test_coverage_tables_are_current():
+    expected = coverage.block(_builtin())
+    assert coverage.current_block(PAPER_REFS.read_text(encoding="utf-8")) == expected, (
+        "paper_refs.md's coverage tables are stale: run proofkit report --coverage --write paper_refs.md")
+
+
+def test_coverage_write_replaces_only_its_block(capsys, tmp_path):
+    target = tmp_path / "refs.md"
+    target.write_text(f"intro\n{coverage.BEGIN}\nold\n{coverage.END}\ntail\n", encoding="utf-8")
+    code, _, _ = run_cli(capsys, "report", "--coverage", "--write", str(target))
+    text = target.read_text(encoding="utf-8")
+    assert code == 0 and text.startswith("intro\n") and text.endswith("\ntail\n") and "\nold\n" not in text
+    code, out, err = run_cli(capsys, "report", "--coverage", "--paper-refs")
+    assert code == 2 and out == "" and err.count("\n") == 1
 
 
 def test_every_refuted_row_says_erratum_or_reading():

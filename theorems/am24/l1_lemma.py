@@ -5,7 +5,20 @@ from functools import cache
 import sympy as sp
 from sympy import Eq, Function, Symbol
 
-from proofkit import C1, Assumption, In, NonEmpty, PaperRef, Param, ParamSpace, SymbolicStep, Theorem, Verdict
+from proofkit import (
+    C1,
+    Assumption,
+    In,
+    NonEmpty,
+    PaperRef,
+    Param,
+    ParamSpace,
+    Proof,
+    Step,
+    SymbolicStep,
+    Theorem,
+    Verdict,
+)
 from proofkit.geometry import FALSIFIER, NAMED, named
 
 x, y = sp.symbols("x y", real=True)
@@ -130,6 +143,25 @@ THEOREM = Theorem(
         "control: gradient transfers on disc_with_segment": Verdict.REFUTED,
     },
     falsifier=FALSIFIER,
+    proofs=(Proof("Lemma 1", "App. A.2", (
+        Step("(4)", "f(x_k) = g(x_k) on a sequence x_k -> x of interior points where f = g",
+             why_not="an existence argument (a.e. equality leaves a point of equality in every ball): "
+                     "measure theory, no finite computation; the lemma's conclusion is checked on the "
+                     "falsifier's instances"),
+        Step("(5)", "lim f(x_k) = f(x), lim g(x_k) = g(x) by continuity",
+             why_not="continuity of arbitrary f, g: a property of the class, not a computation"),
+        Step("(6)", "f(x_k) = g(x_k) for interior x_k -> x in X (X = closure of its interior)",
+             why_not="the same sequence argument on the closure: analysis of arbitrary f, g, no finite "
+                     "computation"),
+        Step("(7)", "lim f(x_k) = f(x), lim g(x_k) = g(x): values transfer to all of X",
+             why_not="continuity of arbitrary f, g; S2 shows the values part needs no regular closedness"),
+        Step("(8)", "grad f(x_k) = grad g(x_k) for interior x_k -> x",
+             by=("S1 gradient transfers to the boundary of the unit disc",
+                 "S3 d d/dy = (x - 1)^2 on the segment")),
+        Step("(9)", "lim grad f(x_k) = grad f(x): gradients transfer to X (needs X regular closed)",
+             by=("S1 gradient transfers to the boundary of the unit disc",
+                 "S3 d d/dy = (x - 1)^2 on the segment")),
+    )),),
     notes="Corrected statement (derived here, not in the paper): values transfer for any measure with "
           "support X (continuity alone); gradients need X regular closed. Counterexample without it: "
           "disc_with_segment.",
