@@ -119,7 +119,7 @@ def run(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, dps: in
     ms = mutants(theorem)
     if not ms:
         return []
-    variant = dataclasses.replace(theorem, claims=tuple(m.relation for m in ms), expect={})
+    variant = theorem.with_claims(m.relation for m in ms)
     result = check(variant, overrides, dps=dps, seed=seed)
     by_name = {c.name: c for c in result.claims}
     return [Outcome(m, by_name[m.relation.name].verdict, by_name[m.relation.name].how) for m in ms]

@@ -4,6 +4,12 @@ from ..runtime.namespace import lazy
 
 #: the package's public surface, name -> defining module (docs/api.md lists it); imported on first use
 PUBLIC = {
+    "additive_from_pair_sums": "proofkit.families.additive",
+    "cauchy_derivative": "proofkit.families.additive",
+    "cauchy_integers": "proofkit.families.additive",
+    "cauchy_odd": "proofkit.families.additive",
+    "cauchy_rationals": "proofkit.families.additive",
+    "cauchy_zero": "proofkit.families.additive",
     "closed_form": "proofkit.families.closed_form",
     "CONCLUSION": "proofkit.families.readout_search",
     "constant_token_trajectories": "proofkit.families.cot",
@@ -15,6 +21,7 @@ PUBLIC = {
     "final_states": "proofkit.families.cot",
     "generalizes_at": "proofkit.families.readout",
     "hinge_derivative_residual": "proofkit.families.readout",
+    "head_not_identified": "proofkit.families.additive",
     "hinge_knots": "proofkit.families.instances",
     "HingeDeepSets": "proofkit.families.deepsets",
     "INVERTIBLE_KINDS": "proofkit.families.instances",
@@ -27,6 +34,8 @@ PUBLIC = {
     "MP": "proofkit.numerics.backend",
     "pair_sum_true_params": "proofkit.families.instances",
     "pairwise_columns": "proofkit.families.pairwise_columns",
+    "square_is_additive": "proofkit.families.additive",
+    "two_heads_sum_only": "proofkit.families.additive",
     "PairwiseSum": "proofkit.families.pairwise",
     "paperstyle": "proofkit.families.paperstyle",
     "polynomial_kernel": "proofkit.families.readout",

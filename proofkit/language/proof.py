@@ -6,6 +6,10 @@ same theorem (``by``: their names; their verdicts are the step's), or left unche
 (``why_not``). A definition has no truth value; it counts apart and names where it is encoded. The
 coverage of a proof is data (:meth:`Proof.coverage`) that ``proofkit report --coverage`` writes into
 paper_refs.md, so the tables cannot drift from the theorem files.
+
+The same :class:`Step` records a quantified sentence of a statement or remark (``Theorem(sentences=...)``):
+each "necessary", "sufficient", "for all", "if and only if", "only if" the paper prints about the result,
+with the claims that examine it (their verdicts are the sentence's) or the reason none does.
 """
 
 from __future__ import annotations
@@ -98,12 +102,11 @@ class Proof:
         return {name for s in self.steps for name in s.by}
 
 
-def validate(proofs: Iterable[Proof], claims: Iterable[str], theorem: str) -> None:
-    """ValueError naming the step when a step's ``by`` names no claim of the theorem."""
+def validate(proofs: Iterable[Proof], sentences: Iterable[Step], claims: Iterable[str], theorem: str) -> None:
+    """ValueError naming the step (or sentence) whose ``by`` names no claim of the theorem."""
     names = set(claims)
-    for p in proofs:
-        for s in p.steps:
-            for name in s.by:
-                if name not in names:
-                    raise ValueError(f"{theorem}: proof of {p.of}, step {s.label}: by={name!r} is no claim "
-                                     "of this theorem")
+    walked = [(f"proof of {p.of}, step", s) for p in proofs for s in p.steps]
+    for where, s in walked + [("quantified sentence at", s) for s in sentences]:
+        for name in s.by:
+            if name not in names:
+                raise ValueError(f"{theorem}: {where} {s.label}: by={name!r} is no claim of this theorem")

@@ -15,7 +15,7 @@ import sympy as sp
 from sympy.logic.boolalg import BooleanFunction
 
 from .params import ParamSpace
-from .proof import Proof, validate
+from .proof import Proof, Step, validate
 from .verdict import Verdict
 
 
@@ -338,9 +338,12 @@ class Theorem:
     #: the proofs the paper prints for this result, walked equation by equation
     #: (:mod:`proofkit.language.proof`): each step names the claims above that check it, or says why none
     proofs: tuple[Proof, ...] = field(default=(), kw_only=True)
+    #: the quantified sentences ("necessary", "sufficient", "iff", "for all", ...) the paper prints about
+    #: this result, each with the claims that examine it (``label``: where the sentence is)
+    sentences: tuple[Step, ...] = field(default=(), kw_only=True)
 
     def __post_init__(self) -> None:
-        validate(self.proofs, (c.name for c in self.claims), self.id)
+        validate(self.proofs, self.sentences, (c.name for c in self.claims), self.id)
 
     def statement_parts(self, dropped: Iterable[str] = ()) -> Statement:
         """The statement with the hypotheses of ``dropped`` assumptions left out (their conjuncts)."""
@@ -363,6 +366,11 @@ class Theorem:
     def formula(self, dropped: Iterable[str] = ()) -> sp.Basic:
         """The statement as one sympy object, without the conjuncts of ``dropped`` assumptions."""
         return self.statement_parts(dropped).expr
+
+    def with_claims(self, claims: Iterable[Claim], expect: Mapping[str, Verdict] | None = None) -> Theorem:
+        """The theorem with only ``claims`` (and ``expect``, default none): a variant for a check of chosen
+        claims. Its proof walks and sentences name the original claims, so the variant has none."""
+        return replace(self, claims=tuple(claims), expect=dict(expect or {}), proofs=(), sentences=())
 
     def dropped(self, ids: Iterable[str]) -> Theorem:
         """The variant without the assumptions ``ids`` (their hypotheses leave the statement)."""

@@ -39,7 +39,8 @@ def _by(thm: Theorem, names: Iterable[str]) -> str:
 
 def block(theorems: Iterable[Theorem]) -> str:
     """The generated block (markers included): theorems in id order, proofs in their files' order."""
-    thms = [t for t in sorted(theorems, key=lambda t: t.id) if t.proofs]
+    everything = sorted(theorems, key=lambda t: t.id)
+    thms = [t for t in everything if t.proofs]
     out = [BEGIN, "", _HEAD, "", "| theorem | proof | steps | checked | definitions | gaps | coverage |",
            "|---|---|---|---|---|---|---|"]
     for t in thms:
@@ -54,6 +55,17 @@ def block(theorems: Iterable[Theorem]) -> str:
             for s in p.steps:
                 how = _by(t, s.by) if s.checked else f"*{s.kind}*: {s.why_not}"
                 out.append(f"| {_cell(s.label)} | {_cell(s.says)} | {_cell(how)} |")
+    said = [t for t in everything if t.sentences]
+    if said:
+        out += ["", "#### Quantified sentences", "", "Each \"necessary\", \"sufficient\", \"for all\", "
+                "\"if and only if\", \"only if\" a paper prints about a result, and the claims that examine "
+                "it.", "",
+                "| theorem | where | sentence (paraphrased) | examined by (verdict, reading) / why not |",
+                "|---|---|---|---|"]
+        for t in said:
+            for s in t.sentences:
+                how = _by(t, s.by) if s.checked else f"*unexamined*: {s.why_not}"
+                out.append(f"| {t.id} | {_cell(s.label)} | {_cell(s.says)} | {_cell(how)} |")
     out += ["", END]
     return "\n".join(out)
 

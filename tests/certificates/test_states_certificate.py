@@ -113,7 +113,7 @@ def _t4_variant(claims: tuple[Relation, ...], **setup: Any) -> Any:
     thm = registry.get("AM24.T4")
     if setup:
         thm = dataclasses.replace(thm, setup=dataclasses.replace(thm.setup, **setup))
-    return check(dataclasses.replace(thm, claims=claims, expect={}))
+    return check(thm.with_claims(claims))
 
 
 def test_false_states_relations_are_refuted_not_certified():

@@ -21,7 +21,6 @@ and both values (bools), one parameter at a time:
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Iterator, Mapping
 from functools import cache
@@ -139,8 +138,7 @@ def narrowed(thm: Theorem, name: str) -> Theorem:
     keep = tuple(c for c in thm.claims if isinstance(c, Computed) and name in readers(thm.id)[c.name])
     if not keep:
         return thm
-    return dataclasses.replace(thm, claims=keep, expect={c.name: thm.expect[c.name] for c in keep
-                                                         if c.name in thm.expect})
+    return thm.with_claims(keep, {c.name: thm.expect[c.name] for c in keep if c.name in thm.expect})
 
 
 def _cases(cli: bool = False) -> list[Any]:

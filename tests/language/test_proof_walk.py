@@ -55,3 +55,16 @@ def test_table_lists_every_step_with_its_verdict_or_reason():
     assert coverage.current_block("x\n" + text + "\ny") == text
     with pytest.raises(ValueError, match="markers"):
         coverage.replace_block("no markers", text)
+
+
+def test_quantified_sentences_are_validated_and_tabled():
+    claim = SymbolicStep("S1", "proof-step", "(1)", "x - x = 0", lambda: sp.S.Zero)
+    base = dict(id="USER.Q", title="t", paper=PaperRef("p", "s"), assumptions=(), claims=(claim,),
+                params=ParamSpace(()), expect={"S1": Verdict.CERTIFIED})
+    with pytest.raises(ValueError, match="quantified sentence at Sec. 2"):
+        Theorem(**base, sentences=(Step("Sec. 2", "X is necessary", by="nope"),))
+    thm = Theorem(**base, sentences=(Step("Sec. 2", "X is necessary", by="S1"),
+                                     Step("Sec. 3", "Y suffices", why_not="no model of Y here")))
+    text = coverage.block([thm])
+    assert "| USER.Q | Sec. 2 | X is necessary | S1: certified (as printed) |" in text
+    assert "| USER.Q | Sec. 3 | Y suffices | *unexamined*: no model of Y here |" in text

@@ -15,10 +15,12 @@ from proofkit import (
     PaperRef,
     Param,
     ParamSpace,
+    Proof,
     Realizable,
     RegularClosed,
     Relation,
     Setup,
+    Step,
     Support,
     SymbolicStep,
     T_len,
@@ -99,6 +101,25 @@ def substitution_any_length():
     t, j = sp.symbols("t j", integer=True, positive=True)
     a, b = sp.IndexedBase("Apsi"), sp.IndexedBase("Bphi")
     return sp.Sum(a[j] - b[j], (j, 1, t)).subs(a, b).doit()
+
+
+def column_then_integrate():
+    """S7 (eqs. 15-16): the k-th column of the Jacobian in (14) is the k-th partial (15), and integrating
+    a zero k-th partial of F = A psi - B phi over [0, x^k] leaves F(0, x^{-k}) =: C_k(x^{-k}) (16), n = 2."""
+    x1, x2, t = sp.symbols("x1 x2 t", real=True)
+    f = [sp.Function(f"psi{i}")(x1, x2) for i in (1, 2)]
+    F = sp.Function("F")
+    jac = sp.Matrix(f).jacobian([x1, x2])
+    return [*(jac[:, 0] - sp.diff(sp.Matrix(f), x1)),
+            sp.integrate(sp.diff(F(x1, x2), x1), (x1, 0, t)) - (F(t, x2) - F(0, x2))]
+
+
+def constants_do_not_move():
+    """S8 (eqs. 17-18), n = 3, j = 1, k = 2: C_j(x^{-j}) has no x^j, so d C_j / d x^j = 0, and C_k = C_j
+    gives d C_k / d x^j = 0."""
+    x1, x2, x3 = sp.symbols("x1 x2 x3", real=True)
+    c_j, c_k = sp.Function("C1")(x2, x3), sp.Function("C2")(x1, x3)
+    return [sp.diff(c_j, x1), sp.diff(c_k, x1).subs(c_k, c_j).doit()]
 
 
 def bias_two_lengths():
@@ -197,6 +218,11 @@ THEOREM = Theorem(
                      "d/dx_r A sum_j psi(x_j) = A psi'(x_r)", derivative_of_sum),
         SymbolicStep("S3 integration constant vanishes", "proof-step", "(19)-(20)",
                      "T C = 0 => C = 0", constant_vanishes),
+        SymbolicStep("S7 (15) is a column of (14); (16) by the fundamental theorem of calculus", "proof-step",
+                     "(15)-(16)", "d/dx^k is the k-th Jacobian column; int_0^t dF/dx^k = F(t, .) - F(0, .)",
+                     column_then_integrate),
+        SymbolicStep("S8 C_k = C_j has no x^j-dependence", "proof-step", "(17)-(18)",
+                     "d C_j(x^{-j}) / d x^j = 0, hence d C_k / d x^j = 0", constants_do_not_move),
         SymbolicStep("S4 one length-1 label fixes A psi", "proof-step",
                      "remark (d) after Theorem 1 (A2 is not needed when t = 1 is observed)",
                      "sigma(u) = sigma(v) => u = v, so sigma(A psi(x)) = sigma(B phi(x)) on supp(X_1) "
@@ -221,9 +247,48 @@ THEOREM = Theorem(
         "S1 sigma strictly increasing": Verdict.CERTIFIED,
         "S2 derivative of the pooled sum": Verdict.CERTIFIED,
         "S3 integration constant vanishes": Verdict.CERTIFIED,
+        "S7 (15) is a column of (14); (16) by the fundamental theorem of calculus": Verdict.CERTIFIED,
+        "S8 C_k = C_j has no x^j-dependence": Verdict.CERTIFIED,
         "S4 one length-1 label fixes A psi": Verdict.CERTIFIED,
         "S5 substitution at every length": Verdict.CERTIFIED,
         "S6 bias variant needs two lengths": Verdict.CERTIFIED,
         "control: one length fixes C under a bias": Verdict.REFUTED,
     },
+    proofs=(Proof("Theorem 1", "App. A.2", (
+        Step("(10)", "h = f almost everywhere on supp(X_{<=T})",
+             why_not="zero l2 risk => equality a.e. (Ash & Doleans-Dade, Thm 1.6.6): measure theory"),
+        Step("(11)", "omega(sum psi(x_j)) = rho(sum phi(x_j)) on supp(X_{<=T})",
+             why_not="(10) made pointwise by Lemma 1 (AM24.L1) and written in Assumption 1's forms: no "
+                     "computation of its own"),
+        Step("(12)", "sigma bijective: A sum psi(x_j) = B sum phi(x_j)", by="S1 sigma strictly increasing"),
+        Step("(13)", "d/dx_r of both sides of (12)", by="S2 derivative of the pooled sum"),
+        Step("(14)", "A grad psi(x) = B grad phi(x) on [0,1]^n", by="S2 derivative of the pooled sum"),
+        Step("(15)", "A d psi/dx^k = B d phi/dx^k",
+             by="S7 (15) is a column of (14); (16) by the fundamental theorem of calculus"),
+        Step("(16)", "A psi(x) - B phi(x) = C_k(x^{-k}) (printed 'x in [0,1]^d': d is n)",
+             by="S7 (15) is a column of (14); (16) by the fundamental theorem of calculus"),
+        Step("(17)", "C_k(x^{-k}) = C_j(x^{-j}) for k != j", by="S8 C_k = C_j has no x^j-dependence"),
+        Step("(18)", "d C_k / d x^j = d C_j / d x^j = 0", by="S8 C_k = C_j has no x^j-dependence"),
+        Step("(19)", "A psi(x) = B phi(x) + C, C constant",
+             why_not="zero partials in every other coordinate on the connected cube => constant: the "
+                     "mean value theorem, no computation"),
+        Step("(20)", "summing (19) over T tokens gives T C = 0, so C = 0",
+             by="S3 integration constant vanishes"),
+        Step("(21)", "A psi = B phi on [0,1]^n", by="A psi = B phi on [0,1]^n"),
+        Step("(22)", "h = f at every test length",
+             by=("S5 substitution at every length", "length generalization", "compositional generalization")),
+    )),),
+    sentences=(
+        Step("remark after Thm 1", "phi and psi need not have the same output dimension",
+             why_not="a parameter, not a claim at the defaults (learned_dim = k): checked by "
+                     "theorems/am24/test_t1_drops.py at learned_dim 3"),
+        Step("remark after Thm 1", "if A has a left inverse, psi = A^-1 B phi for all x in (0,1)^d (d is n)",
+             by="psi = A^-1 B phi (as printed)"),
+        Step("Sec. 3 after Thm 1; remark after Thm 1",
+             "linear representation identification (psi = A^-1 B phi) is necessary: implied by zero "
+             "error at one length", by=("psi = M phi, M linear (linear representation identification)",
+                                        "S3 integration constant vanishes")),
+        Step("remark after Thm 1", "Assumption 2 is not needed when the length-1 label is observed",
+             by="S4 one length-1 label fixes A psi"),
+    ),
 )

@@ -39,10 +39,12 @@ from proofkit import (
     PaperRef,
     Param,
     ParamSpace,
+    Proof,
     Realizable,
     RegularClosed,
     Relation,
     Setup,
+    Step,
     Support,
     SymbolicStep,
     T_len,
@@ -251,6 +253,34 @@ def attention_form():
     return att - (sum(phi(x3, xj) for xj in xs) + x3)
 
 
+def printed_sum_index():
+    """(24)-(26) as printed: sum_{k<=i} psi(x_i, x_j) (summand in x_j, index k) for sum_{k<=i}
+    psi(x_i, x_k); with psi(a, b) = a b^2 at i = 2, j = 1 the printed sum 2 psi(x_2, x_1) is not
+    psi(x_2, x_1) + psi(x_2, x_2)."""
+    def pm(a, b):
+        return a * b**2
+    return 2 * pm(x2, x1) - (pm(x2, x1) + pm(x2, x2))
+
+
+def printed_30_prose():
+    """(30)'s sentence as printed: d C_k(x_i, x_j^{-k}) / d x_i^q = 0; C_k(a, b) = a (n = 1) has d/da = 1
+    (the displayed (30) differentiates in x_j^q)."""
+    return sp.diff(a_ + 0 * b_, a_)
+
+
+def constants_free_of_other_keys():
+    """S8 (29)-(30), n = 2, k = 2, q = 1: C_q(x_i, x_j^{-q}) has no x_j^q, so C_k = C_q has none either."""
+    c_q, c_k = sp.Function("Cq")(a_, x2), sp.Function("Ck")(a_, x1)
+    return [sp.diff(c_q, x1), sp.diff(c_k, x1).subs(c_k, c_q).doit()]
+
+
+def no_residual_gauge():
+    """No residual: A = 2, psi = phi/2 against B = 1 gives A sum psi = B sum phi (n = 1, i = 3), A != B."""
+    ph = sp.Function("phi")
+    pairs = [ph(x3, xj) for xj in (x1, x2, x3)]
+    return [2 * sum(p / 2 for p in pairs) - sum(pairs), sp.Ne(2, 1)]
+
+
 def printed_36():
     """(36) as printed: h(x_{<=T~}) = sigma(A sum_j psi(x_T~, x_j)), the residual x_T~ left out; under
     Assumption 3 h carries + x_T~ inside sigma (n = 1, A = 1, psi(a, b) = a b, T~ = 2)."""
@@ -383,6 +413,15 @@ THEOREM = Theorem(
         SymbolicStep("(26)-(27) as printed: derivative w.r.t. x_i", "identification", "(26)-(27)",
                      "d/dx_i [A sum_k psi(x_i, x_k) + A x_i] = A d psi(x_i, x_j)/dx_j",
                      lambda: derivative_wrt_key(printed=True)),
+        SymbolicStep("S8 C_k = C_q has no x_j^q-dependence", "proof-step", "(29)-(30)",
+                     "d C_q / d x_j^q = 0, hence d C_k / d x_j^q = 0", constants_free_of_other_keys),
+        SymbolicStep("S9 no residual: a zero-risk learner with A != B", "identification", "after (35)",
+                     "A = 2, psi = phi / 2, B = 1: A sum psi = B sum phi (i = 3), A != B",
+                     no_residual_gauge, reading="our reading"),
+        SymbolicStep("(24)-(26) as printed: sum over k of psi(x_i, x_j)", "identification", "(24)-(26)",
+                     "sum_{k<=i} psi(x_i, x_j) = sum_{k<=i} psi(x_i, x_k)", printed_sum_index),
+        SymbolicStep("(30) prose as printed: derivative w.r.t. x_i^q", "identification", "(30), the sentence",
+                     "d C_k(x_i, x_j^{-k}) / d x_i^q = 0", printed_30_prose),
         SymbolicStep("(36) as printed: residual omitted", "identification", "(36)",
                      "h(x_{<=T~}) = sigma(A sum_j psi(x_T~, x_j))", printed_36),
     ),
@@ -405,6 +444,57 @@ THEOREM = Theorem(
         "S7 attention as a pair sum": Verdict.CERTIFIED,
         "control: one length fixes C": Verdict.REFUTED,
         "(26)-(27) as printed: derivative w.r.t. x_i": Verdict.REFUTED,
+        "S8 C_k = C_q has no x_j^q-dependence": Verdict.CERTIFIED,
+        "S9 no residual: a zero-risk learner with A != B": Verdict.CERTIFIED,
+        "(24)-(26) as printed: sum over k of psi(x_i, x_j)": Verdict.REFUTED,
+        "(30) prose as printed: derivative w.r.t. x_i^q": Verdict.REFUTED,
         "(36) as printed: residual omitted": Verdict.REFUTED,
     },
+    proofs=(Proof("Theorem 2", "App. A.2", (
+        Step("(23)", "h = f almost everywhere on supp(X_{<=i})",
+             why_not="zero l2 risk => equality a.e. (Ash & Doleans-Dade, Thm 1.6.6): measure theory"),
+        Step("(24)", "omega(sum_k psi(x_i, x_k) + x_i) = rho(sum_k phi(x_i, x_k) + x_i) (printed sum "
+             "index j, summand in x_k)", by="(24)-(26) as printed: sum over k of psi(x_i, x_j)"),
+        Step("(25)", "sigma bijective: A sum_k psi + A x_i = B sum_k phi + B x_i (printed summand "
+             "psi(x_i, x_j))",
+             by=("S1 sigma strictly increasing", "(24)-(26) as printed: sum over k of psi(x_i, x_j)")),
+        Step("(26)", "d/dx_j of (25): A d psi(x_i, x_j)/dx_j = B d phi(x_i, x_j)/dx_j, j < i",
+             by=("S2 derivative w.r.t. a key token", "(26)-(27) as printed: derivative w.r.t. x_i")),
+        Step("(27)", "A d psi/dx_j^k = B d phi/dx_j^k (printed d psi/dx_i^k on the left)",
+             by="(26)-(27) as printed: derivative w.r.t. x_i"),
+        Step("(28)", "integrating in x_j^k: A psi = B phi + C_k(x_i, x_j^{-k})",
+             by="S3 integration constant depends on the query only"),
+        Step("(29)", "C_k(x_i, x_j^{-k}) = C_q(x_i, x_j^{-q}), k != q (printed q, k in {1..d}: d is n)",
+             by="S8 C_k = C_q has no x_j^q-dependence"),
+        Step("(30)", "d C_k / d x_j^q = d C_q / d x_j^q = 0 (the sentence before it says x_i^q)",
+             by=("S8 C_k = C_q has no x_j^q-dependence", "(30) prose as printed: derivative w.r.t. x_i^q")),
+        Step("(31)", "A psi(x_i, x_j) = B phi(x_i, x_j) + C(x_i)",
+             by=("S3 integration constant depends on the query only",
+                 "A W = B V (A psi = B phi on [0,1]^{2n})")),
+        Step("(32)", "length i: i C(x_i) + A x_i = B x_i, so C(x_i) = (B - A) x_i / i",
+             by="S4 two lengths i, i+1 give C = 0, A = B"),
+        Step("(33)", "length i + 1: C = (B - A) x / (i + 1), hence C = 0 and A = B",
+             by=("S4 two lengths i, i+1 give C = 0, A = B", "A = B")),
+        Step("(34)", "psi = phi on [0,1]^{2n}", by=("W = V (psi = phi on [0,1]^{2n}, exact identification)",
+                                                  "S5 substitution at every length")),
+        Step("(35)", "no residual: A psi = B phi, A and B need not be equal",
+             by=("S6 no residual: i C = 0", "W = A^-1 B V (psi = A^-1 B phi, linear identification)")),
+        Step("(36)", "h = f at every test length (printed without the residual)",
+             by=("(36) as printed: residual omitted", "S5 substitution at every length",
+                 "length generalization", "compositional generalization")),
+        Step("(59)", "causal attention with a residual is Assumption 3's pair sum, phi = theta(q_i k_j) v_j",
+             by="S7 attention as a pair sum"),
+    )),),
+    sentences=(
+        Step("Sec. 3 after Thm 2", "with the residual, exact identification (omega = rho, psi = phi) is "
+             "necessary (and sufficient) for length and compositional generalization",
+             by=("A = B", "W = V (psi = phi on [0,1]^{2n}, exact identification)",
+                 "S5 substitution at every length")),
+        Step("Sec. 3 after Thm 2", "without the residual, linear identification of the attention head is "
+             "necessary", by="S6 no residual: i C = 0"),
+        Step("after (35)", "without the residual, A and B need not be equal",
+             by="S9 no residual: a zero-risk learner with A != B"),
+        Step("Theorem 2", "T >= 3 labels suffice",
+             by=("S4 two lengths i, i+1 give C = 0, A = B", "S4' lengths 1 and 2 suffice under ALL")),
+    ),
 )

@@ -38,8 +38,10 @@ from proofkit import (
     PaperRef,
     Param,
     ParamSpace,
+    Proof,
     Realizable,
     RegularClosed,
+    Step,
     SymbolicStep,
     T_len,
     Theorem,
@@ -57,13 +59,22 @@ from proofkit.families import (
     CONCLUSION,
     FAMILY_COUNT,
     ReadoutFalsifier,
+    additive_from_pair_sums,
+    cauchy_derivative,
+    cauchy_integers,
+    cauchy_odd,
+    cauchy_rationals,
+    cauchy_zero,
     generalizes_at,
+    head_not_identified,
     hinge_derivative_residual,
     polynomial_kernel,
     search,
     searched,
     set_hinge_witness,
+    square_is_additive,
     supervised,
+    two_heads_sum_only,
     vector_generalizes_at,
     vector_polynomial_kernel,
 )
@@ -185,35 +196,9 @@ def _deep_sets_hinge(p: Mapping[str, Any]) -> Evidence:
 
 
 # ----------------------------------------------------------------------------- sympy steps
-al, be, z, y = sp.symbols("alpha beta z y", real=True)
-a_f, rho_f, om_f = sp.Function("a"), sp.Function("rho"), sp.Function("omega")
+al, z, y = sp.symbols("alpha z y", real=True)
+rho_f, om_f = sp.Function("rho"), sp.Function("omega")
 A_c = Symbol("A", nonzero=True)
-
-
-def cauchy_zero():
-    """S1: a(0) + a(0) = a(0) gives a(0) = 0."""
-    return sp.Eq(sp.Tuple(*sp.solve(sp.Eq(2 * Symbol("a0"), Symbol("a0")), Symbol("a0"))), sp.Tuple(0))
-
-
-def cauchy_odd():
-    """S2: a(alpha) + a(-alpha) = a(0) = 0 gives a(-alpha) = -a(alpha) (a0 := a(0) = 0)."""
-    x, m = sp.symbols("x m")
-    return sp.solve(sp.Eq(x + m, 0), m)[0] + x
-
-
-def cauchy_integers():
-    """S3: a((p+1) alpha) = a(p alpha) + a(alpha) gives a(p alpha) = p a(alpha), p = 1..8."""
-    vals = [Symbol("a1")]
-    for _ in range(7):
-        vals.append(vals[-1] + vals[0])
-    return [v - (i + 1) * vals[0] for i, v in enumerate(vals)]
-
-
-def cauchy_rationals():
-    """S4: q a(alpha / q) = a(alpha) (S3 with alpha/q), so a((p/q) alpha) = (p/q) a(alpha)."""
-    p, q = sp.symbols("p q", positive=True, integer=True)
-    aq = sp.solve(sp.Eq(q * Symbol("b"), Symbol("a1")), Symbol("b"))[0]
-    return p * aq - sp.Rational(1) * p / q * Symbol("a1")
 
 
 def substitution():
@@ -227,16 +212,6 @@ def sinh_closed_form():
     not additive at length 3."""
     return sp.simplify(sp.expand_trig(sp.sinh(sp.asinh(y) + sp.asinh(z)))
                        - (y * sp.sqrt(1 + z**2) + z * sp.sqrt(1 + y**2)))
-
-
-def derivative_of_cauchy():
-    """S8 (corrected statement): d/dalpha and d/dbeta of a(alpha) + a(beta) - a(alpha + beta) on an
-    open set give a'(alpha) = a'(alpha + beta) = a'(beta): a' is constant on an open set. (a'(alpha +
-    beta) written as d/dbeta a(alpha + beta) and d/dalpha a(alpha + beta), which are the same.)"""
-    e = a_f(al) + a_f(be) - a_f(al + be)
-    d_sum = sp.diff(a_f(al + be), be)
-    return [sp.diff(e, al) - (sp.diff(a_f(al), al) - d_sum),
-            sp.diff(e, be) - (sp.diff(a_f(be), be) - sp.diff(a_f(al + be), al))]
 
 
 def hinge_diffeo():
@@ -256,30 +231,6 @@ def a7_literal_holds_for_logit():
     reaches every (alpha, beta) with query 0, so Assumption 7 as printed holds for it."""
     sig = 1 / (1 + sp.exp(-al))
     return sp.simplify(sp.expand_log(sp.log(sp.simplify(sig / (1 - sig))), force=True) - al)
-
-
-def multihead_generalizes():
-    """Multi-head (42): h = omega(sum (psi1 + psi2)) with psi1 = A phi1 + g, psi2 = A phi2 - g (any g)
-    equals rho(sum (phi1 + phi2)) at length 4 (omega(z) = rho(z / A))."""
-    xs = sp.symbols("x1:5", real=True)
-    g, p1, p2 = sp.Function("g"), sp.Function("phi1"), sp.Function("phi2")
-    q = xs[-1]
-    tot = sum(A_c * p1(q, x) + g(q, x) + A_c * p2(q, x) - g(q, x) for x in xs[:-1])
-    return rho_f(sp.expand(tot / A_c)) - rho_f(sum(p1(q, x) + p2(q, x) for x in xs[:-1]))
-
-
-def multihead_per_head_not_identified():
-    """Multi-head: with g(a, b) = a b the learned head psi1 = A phi1 + g is not A phi1: at (1, 1),
-    psi1 - A phi1 = 1 != 0, while the model is exact (previous step)."""
-    a, b = sp.symbols("a b", real=True)
-    g, phi1 = a * b, b
-    psi1 = A_c * phi1 + g
-    return sp.Ne((psi1 - A_c * phi1).subs({a: 1, b: 1}), 0)
-
-
-def control_square_additive():
-    """Control (deliberately false): a(s) = s^2 solves Cauchy's equation."""
-    return (al**2 + be**2) - (al + be) ** 2
 
 
 # ----------------------------------------------------------------------------- theorem
@@ -426,6 +377,9 @@ THEOREM = Theorem(
                  "Sec. 2.2, 'the same proof technique extends Theorem 1'",
                  "every zero-risk deep-sets learner with a C^1 diffeomorphic readout generalizes",
                  _deep_sets_hinge, reading="our reading"),
+        SymbolicStep("S12 (38)-(39): one term at i = 2, two at i = 3", "proof-step", "(38)-(39)",
+                     "psi = a o phi at i = 2; a(phi(x,y)) + a(phi(x,z)) = sum psi at i = 3",
+                     additive_from_pair_sums),
         SymbolicStep("S1 a(0) = 0", "proof-step", "(40)", "a(0) + a(0) = a(0) => a(0) = 0", cauchy_zero),
         SymbolicStep("S2 a odd", "proof-step", "(40)", "a(alpha) + a(-alpha) = 0", cauchy_odd),
         SymbolicStep("S3 integer homogeneity", "proof-step", "after (40)", "a(p alpha) = p a(alpha)",
@@ -439,7 +393,7 @@ THEOREM = Theorem(
                      sinh_closed_form, reading="our reading"),
         SymbolicStep("S8 derivative of Cauchy's equation", "proof-step", "corrected statement (derived "
                      "here)", "a'(alpha) = a'(alpha + beta) = a'(beta) on the open set",
-                     derivative_of_cauchy, reading="corrected"),
+                     cauchy_derivative, reading="corrected"),
         SymbolicStep("S9 hinge readout is a diffeomorphism", "identification",
                      "counterexample (derived here)", "omega'(s) = 1 + 3 max(s - s0, 0)^2", hinge_diffeo,
                      reading="our reading"),
@@ -451,13 +405,13 @@ THEOREM = Theorem(
                      "logit(sigma(alpha)) = alpha", a7_literal_holds_for_logit, reading="our reading"),
         SymbolicStep("multi-head: h depends on psi1 + psi2 only (generalization carries over)",
                      "identification", "(42) and the prose around it",
-                     "psi1 = A phi1 + g, psi2 = A phi2 - g => h = f", multihead_generalizes,
+                     "psi1 = A phi1 + g, psi2 = A phi2 - g => h = f", two_heads_sum_only,
                      reading="our reading"),
         SymbolicStep("multi-head: a zero-risk learner with psi1 != A phi1 exists", "identification",
                      "(42) and the prose around it", "per-head linear identification is not forced",
-                     multihead_per_head_not_identified, reading="our reading"),
+                     head_not_identified, reading="our reading"),
         SymbolicStep("control: a(s) = s^2 solves Cauchy's equation", "control", "deliberately false",
-                     "alpha^2 + beta^2 = (alpha + beta)^2", control_square_additive, reading="proxy"),
+                     "alpha^2 + beta^2 = (alpha + beta)^2", square_is_additive, reading="proxy"),
     ),
     expect={
         CONCLUSION: Verdict.CONFIRMED,
@@ -475,6 +429,7 @@ THEOREM = Theorem(
         "remark: diagonal j <= i, C^1 omega, bounded phi: generalizes": Verdict.REFUTED,
         EXT_POLY: Verdict.CERTIFIED,
         "extension of Theorem 1: deep sets, C^1 omega, bounded phi: generalizes": Verdict.REFUTED,
+        "S12 (38)-(39): one term at i = 2, two at i = 3": Verdict.CERTIFIED,
         "S1 a(0) = 0": Verdict.CERTIFIED,
         "S2 a odd": Verdict.CERTIFIED,
         "S3 integer homogeneity": Verdict.CERTIFIED,
@@ -489,6 +444,50 @@ THEOREM = Theorem(
         "multi-head: a zero-risk learner with psi1 != A phi1 exists": Verdict.CERTIFIED,
         "control: a(s) = s^2 solves Cauchy's equation": Verdict.REFUTED,
     },
+    proofs=(Proof("Theorem 3", "App. A.2", (
+        Step("(37)", "omega(sum psi) = rho(sum phi), so sum psi = omega^-1 o rho (sum phi) =: a(sum phi)",
+             why_not="zero risk made pointwise (Lemma 1) and the definition of a; the prose credits 'the "
+                     "invertibility of rho' where omega^-1 is applied"),
+        Step("(38)", "i = 2: psi(x, y) = a(phi(x, y))", by="S12 (38)-(39): one term at i = 2, two at i = 3"),
+        Step("(39)", "i = 3: a(phi(x, y)) + a(phi(x, z)) = a(phi(x, y) + phi(x, z))",
+             by="S12 (38)-(39): one term at i = 2, two at i = 3"),
+        Step("(40)", "a(alpha) + a(beta) = a(alpha + beta) on R^k: needs Assumption 7's support R^{2k}, "
+                     "which "
+             "no phi continuous on the compact pair support has", by=("S10 A7 as printed holds for the logit "
+             "pair map", "T3 with A7 replaced by a compact pair support (phi = b), C^1 omega: generalizes")),
+        Step("after (40), a(0)", "a(0) = 0", by="S1 a(0) = 0"),
+        Step("after (40), integers", "a(p alpha) = p a(alpha) (negative p need a odd)",
+             by=("S3 integer homogeneity", "S2 a odd")),
+        Step("after (40), 1/q", "a(alpha / q) = a(alpha) / q", by="S4 rational homogeneity"),
+        Step("after (40), p/q", "a((p/q) alpha) = (p/q) a(alpha)", by="S4 rational homogeneity"),
+        Step("after (40), irrational c", "a(c alpha) = lim a(q_n alpha) = c a(alpha), q_n -> c rational",
+             why_not="continuity of a and density of the rationals: a limit argument (S8 gives linearity "
+                     "of a C^1 additive a by differentiation instead)"),
+        Step("(41)", "psi = A phi and phi = C psi: a is linear",
+             by=(VECTOR, CORRECTED, "S8 derivative of Cauchy's equation")),
+        Step("after (41)", "rho^-1 o omega(z) = C z, so omega(z) = rho(C z)", by="S6 substitution at every "
+                                                                                 "length"),
+        Step("end of proof", "omega(sum psi) = rho(C sum psi) = rho(sum phi) at every i",
+             by=("S6 substitution at every length", CONCLUSION)),
+        Step("(42)", "two heads: sum (psi1 + psi2) = a(sum (phi1 + phi2)); only the sum is identified",
+             by=("multi-head: h depends on psi1 + psi2 only (generalization carries over)",
+                 "multi-head: a zero-risk learner with psi1 != A phi1 exists")),
+    )),),
+    sentences=(
+        Step("Sec. 3 after Thm 3", "linear representation identification is necessary",
+             by=(VECTOR, CORRECTED)),
+        Step("Theorem 3", "T >= 3 suffices (and the proof uses i = 3)",
+             by=(CONCLUSION, "T3 at T = 2 (ALL), analytic omega: generalizes")),
+        Step("remark after the proof", "the result should continue to hold with a residual or the term "
+             "phi(x, x)", by=(REMARK_DIAG, REMARK_DIAG_RES, REMARK_RES,
+                               "remark: diagonal j <= i, C^1 omega, bounded phi: generalizes")),
+        Step("remark after the proof", "with multiple heads the same guarantees hold; linear identification "
+             "is not required per head", by=("multi-head: h depends on psi1 + psi2 only (generalization "
+             "carries over)", "multi-head: a zero-risk learner with psi1 != A phi1 exists")),
+        Step("Sec. 3 after Thm 3", "the same proof technique extends Theorem 1 to position-wise "
+             "non-linearities", by=(EXT_POLY, "extension of Theorem 1: deep sets, C^1 omega, bounded phi: "
+             "generalizes")),
+    ),
     notes="Corrected statement (derived here, not in the paper): with omega, rho real-analytic "
           "diffeomorphisms, psi, phi continuous, T >= 3 under ALL, and {(phi(x_3, x_1), phi(x_3, x_2))} "
           "with non-empty interior, a = omega^-1 o rho is linear, psi = A phi and omega = rho o A^-1, so "

@@ -15,8 +15,10 @@ from proofkit import (
     PaperRef,
     Param,
     ParamSpace,
+    Proof,
     Relation,
     Setup,
+    Step,
     Support,
     SymbolicStep,
     T_len,
@@ -105,6 +107,22 @@ def induction_step():
     Lg, Bg, Cg = _sym("l"), _sym("b"), _sym("c")
     hprev, x = sp.Matrix(sp.symbols("h0 h1")), sp.Matrix(sp.symbols("x0 x1"))
     return Cg * Lg * Cg.inv() * (Cg * hprev) + Cg * Bg * x - Cg * (Lg * hprev + Bg * x)
+
+
+def stacked_form(printed=False):
+    """(43), scalar tokens, i = 3: sum_j (A Lam^j B - A~ Lam~^j B~) x_{i-j} = R X with X = [x_3; x_2; x_1].
+    ``printed``: the printed stack X = [x_i; x_{i-2}; ...; x_1] puts x_{i-2} = x_1 where x_{i-1} = x_2 must
+    be; the residual is then D_1 (x_2 - x_1) with D_1 = A Lam B - A~ Lam~ B~ (non-zero unless D_1 = 0)."""
+    d = sp.symbols("d0 d1 d2")
+    xs = sp.symbols("x1 x2 x3")
+    X = [xs[2], xs[0], xs[0]] if printed else [xs[2], xs[1], xs[0]]
+    return sum(d[j] * xs[2 - j] for j in range(3)) - sum(d[j] * X[j] for j in range(3))
+
+
+def full_rank_kills_R():
+    """R X+ = 0 with X+ square and det X+ != 0 gives R = 0 (a 1 x 3 R, a generic 3 x 3 X+)."""
+    R, Xp = sp.Matrix(1, 3, sp.symbols("r0:3")), sp.Matrix(3, 3, sp.symbols("p0:9"))
+    return sp.Eq(sp.Tuple(*(R * Xp.adjugate() * Xp / Xp.det()).applyfunc(sp.cancel)), sp.Tuple(*R))
 
 
 def printed_input_relation():
@@ -280,6 +298,14 @@ THEOREM = Theorem(
         SymbolicStep("S3-printed: B~ = B C satisfies A B = A~ B~", "identification",
                      "proof of Thm 4, after (44)", "A~ (B C) - A B = 0 with C = A~^-1 A",
                      printed_input_relation),
+        SymbolicStep("S6 (43): the Markov block times the stacked inputs", "proof-step", "(43)",
+                     "sum_j (A Lam^j B - A~ Lam~^j B~) x_{i-j} = R [x_i; x_{i-1}; ...; x_1] (i = 3)",
+                     stacked_form, reading="corrected"),
+        SymbolicStep("(43) as printed: X = [x_i; x_{i-2}; ...; x_1]", "identification", "(43)",
+                     "sum_j (A Lam^j B - A~ Lam~^j B~) x_{i-j} = R [x_i; x_{i-2}; ...; x_1] (i = 3)",
+                     lambda: stacked_form(printed=True)),
+        SymbolicStep("S7 R X+ = 0 with X+ of full rank gives R = 0", "proof-step", "display after (43)",
+                     "R X+ = 0, det X+ != 0 => R = R X+ adj(X+) / det(X+) = 0", full_rank_kills_R),
         SymbolicStep("T* tight at k~ = n + 1", "identification",
                      "tightness of T* = k~ - n + 2 (derived here, not in the paper)",
                      "k~ = n + 1: Lam~ = [[Lam + E0, v], [0, 0]], B~ = [B; w], A~ = [A, 0], "
@@ -314,5 +340,40 @@ THEOREM = Theorem(
         "S3-printed: B~ = B C satisfies A B = A~ B~": Verdict.REFUTED,
         "T* tight at k~ = n + 1": Verdict.CERTIFIED,
         "T* tight at k~ = n + 2": Verdict.CERTIFIED,
+        "S6 (43): the Markov block times the stacked inputs": Verdict.CERTIFIED,
+        "(43) as printed: X = [x_i; x_{i-2}; ...; x_1]": Verdict.REFUTED,
+        "S7 R X+ = 0 with X+ of full rank gives R = 0": Verdict.CERTIFIED,
     },
+    proofs=(Proof("Theorem 4", "App. A.2", (
+        Step("h = f", "h = f on supp(X_{<=i}), from zero risk and Lemma 1's first part",
+             why_not="zero l2 risk => equality a.e., made pointwise by Lemma 1 (AM24.L1): measure theory"),
+        Step("(43)", "sigma bijective: [A B, A Lam B, ..., A Lam^{i-1} B] X = [A~ B~, ...] X (the display is "
+             "lost in our copy of the text; its 'where' clause prints X = [x_i; x_{i-2}; ...; x_1])",
+             by=("S6 (43): the Markov block times the stacked inputs",
+                 "(43) as printed: X = [x_i; x_{i-2}; ...; x_1]")),
+        Step("display after (43)", "R X+ = 0 with rank X+ = n i (Assumption 8) => R = 0",
+             by="S7 R X+ = 0 with X+ of full rank gives R = 0"),
+        Step("(44)", "A Lam^j B = A~ Lam~^j B~ (printed up to j = i; R = 0 gives j <= i - 1, the j = i term "
+             "follows from the identification below)", by="Markov A~ Lam~^j B~ = A Lam^j B"),
+        Step("after (44), first", "A~^-1 A = B~ B^-1 =: C", by="A~^-1 A = B~ B^-1"),
+        Step("after (44), second", "B~ = B C (as printed; the first equality gives B~ = C B)",
+             by=("B~ = B C (as printed)", "S3-printed: B~ = B C satisfies A B = A~ B~",
+                 "S3 solve first two equalities of (44)")),
+        Step("after (44), third", "Lam~ = C Lam C^-1",
+             by=("Lam~ = C Lam C^-1", "S3 solve first two equalities of (44)")),
+        Step("after (44), solution set", "every solution: A~ invertible, Lam~ = C Lam C^-1, B~ = B C "
+             "(printed), C = A~^-1 A", by=("S3 solve first two equalities of (44)", "A~ = A C^-1")),
+        Step("display before (45)", "A~ Lam~^i B~ = A~ C Lam^i C^-1 B~ = A Lam^i B ('for all k': for all i)",
+             by="S4 Markov parameters under the relations"),
+        Step("(45)", "h(x_{<=i}) = f(x_{<=i}) for every i >= 1",
+             by=("S4 Markov parameters under the relations", "length generalization",
+                 "compositional generalization")),
+    )),),
+    sentences=(
+        Step("after (45)", "equating the predictions up to length 2 suffices",
+             by=("length generalization", "S3 solve first two equalities of (44)")),
+        Step("Sec. 3 after Thm 4", "linear identification (h~_t and h_t related by a linear map) is "
+             "necessary",
+             by=("h~_t = C h_t", "S5 induction h~_t = C h_t")),
+    ),
 )

@@ -23,8 +23,10 @@ from proofkit import (
     PaperRef,
     Param,
     ParamSpace,
+    Proof,
     Relation,
     Setup,
+    Step,
     Support,
     SymbolicStep,
     T_len,
@@ -207,6 +209,28 @@ def polynomial_degree(printed=False):
     return sp.diff(q, s_, 3)
 
 
+def first_label_rewrites():
+    """S8 (46)-(47), 2 x 2: B B~^-1 B~ = B, so sigma(B x) = sigma(V y) with V = B B~^-1, y = B~ x; and
+    A sigma(B x) = A~ sigma(B~ x) multiplied by A^-1 is sigma(B x) = U sigma(y) with U = A^-1 A~."""
+    Bg, Bh, Ag, Ah, x = _sym("b", 2, 2), _sym("t", 2, 2), _sym("a", 2, 2), _sym("c", 2, 2), _vec("x", 2)
+    lhs = _map(sigma, Bg * x)
+    rhs = Ag.inv() * Ah * _map(sigma, Bh * x)
+    return [(Bg * Bh.inv() * Bh - Bg).applyfunc(sp.simplify), Ag.inv() * (Ag * lhs) - lhs,
+            Ag.inv() * (Ah * _map(sigma, Bh * x)) - rhs]
+
+
+def one_sided_support():
+    """S9 (49)-(50), n = 2, i = 1: d/dy_1 sigma(v^T y) = sigma'(v^T y) v_1 while d/dy_1 u_2 sigma(y_2) = 0,
+    and d/dy_1 sigma(v_2 y_2) = 0 while d/dy_1 (u_1 sigma(y_1) + u_2 sigma(y_2)) = u_1 sigma'(y_1); the
+    sigmoid's sigma' > 0 on the reals, so neither side can vanish alone."""
+    v1, v2, u1, u2, y1, y2 = sp.symbols("v1 v2 u1 u2 y1 y2", real=True)
+    vy = v1 * y1 + v2 * y2
+    chain = v1 * sp.Subs(sp.Derivative(sigma(s_), s_), s_, vy)
+    return [sp.diff(sigma(vy), y1) - chain, sp.diff(u2 * sigma(y2), y1), sp.diff(sigma(v2 * y2), y1),
+            sp.diff(u1 * sigma(y1) + u2 * sigma(y2), y1) - u1 * sp.diff(sigma(y1), y1),
+            sp.diff(_sigmoid(s_), s_) > 0]
+
+
 THEOREM = Theorem(
     id="AM24.T5",
     title=("Vanilla RNN (sigmoid) generalizes; A~ = A Pi, B~ = Pi^T B, Lam~ = Pi^T Lam Pi for a "
@@ -305,6 +329,12 @@ THEOREM = Theorem(
         SymbolicStep("S7 degree <= p - 1", "proof-step", "after (51)",
                      "sigma^(p) = 0 for a polynomial of degree <= p - 1 (p = 3)", polynomial_degree,
                      reading="corrected"),
+        SymbolicStep("S8 (46)-(47): the length-1 label rewritten", "proof-step", "(46)-(47)",
+                     "B B~^-1 B~ = B and A^-1 (A~ sigma(B~ x)) = U sigma(y), U = A^-1 A~, y = B~ x",
+                     first_label_rewrites),
+        SymbolicStep("S9 (49)-(50): u and v share their non-zero components", "proof-step", "(49)-(50)",
+                     "d sigma(v^T y)/dy_i = sigma'(v^T y) v_i, d u_{-i}^T sigma(y_{-i})/dy_i = 0, and "
+                     "sigmoid' > 0", one_sided_support),
         SymbolicStep("tanh: signs may flip", "identification", "Assumption 6 (sigma = sigmoid)",
                      "tanh(-y) = -tanh(y) (u = v = -1 solves the scalar lemma for tanh); "
                      "sigmoid(-y) + sigmoid(y) = 1", tanh_signs, reading="our reading"),
@@ -332,6 +362,8 @@ THEOREM = Theorem(
                      "(sigmoid, Pi = swap)", printed_58),
     ),
     expect={
+        "S8 (46)-(47): the length-1 label rewritten": Verdict.CERTIFIED,
+        "S9 (49)-(50): u and v share their non-zero components": Verdict.CERTIFIED,
         # no all-length bound exists for the RNN (its states are not linear in the inputs): sampled
         "length generalization": Verdict.CONFIRMED,
         "compositional generalization": Verdict.CONFIRMED,
@@ -360,4 +392,51 @@ THEOREM = Theorem(
         "(56) as printed: A h_j = A~ h_j": Verdict.REFUTED,
         "(58) as printed: x_k": Verdict.REFUTED,
     },
+    proofs=(Proof("Theorem 5", "App. A.2", (
+        Step("h = f", "h = f on the training support, from zero risk and Lemma 1's first part",
+             why_not="zero l2 risk => equality a.e., made pointwise by Lemma 1 (AM24.L1): measure theory"),
+        Step("(46)", "length 1: sigma bijective, A sigma(B x_1) = A~ sigma(B~ x_1), so "
+             "sigma(B B~^-1 B~ x_1) = A^-1 A~ sigma(B~ x_1)",
+             by="S8 (46)-(47): the length-1 label rewritten"),
+        Step("(47)", "sigma(V y) = U sigma(y), U = A^-1 A~, V = B B~^-1, y = B~ x_1",
+             by="S8 (46)-(47): the length-1 label rewritten"),
+        Step("(48)", "the first rows v^T, u^T of V, U: sigma(v^T y) = u^T sigma(y)", kind="definition",
+             why_not="names the first rows of (47)"),
+        Step("(49)", "v_i != 0, u_i = 0 gives sigma'(v^T y) v_i = 0, impossible for the sigmoid",
+             by="S9 (49)-(50): u and v share their non-zero components"),
+        Step("(50)", "u_i != 0, v_i = 0 gives u_i sigma'(y_i) = 0, impossible",
+             by="S9 (49)-(50): u and v share their non-zero components"),
+        Step("(51)", "p >= 2 shared non-zero components: the p-th mixed partial (printed prod u_i; it is "
+             "prod v_i on the left and 0 on the right)",
+             by=("S4 mixed partial v1 v2 sigma''(s)", "(51) as printed: prod u_i")),
+        Step("after (51), polynomial", "sigma would be a polynomial (printed of degree p; the p-th "
+             "derivative vanishing gives degree <= p - 1), impossible on a set of positive measure "
+             "(Mityagin 2015)",
+             by=("S7 degree <= p - 1", "degree p as printed")),
+        Step("after (51), one component", "u, v with one non-zero entry each: 1/(1 + e^{-vy}) = "
+             "u/(1 + e^{-y}) forces u = v = 1", by="S3 scalar lemma u = v = 1"),
+        Step("after (51), permutations", "U = V = Pi, so B = Pi B~ and A~ = A Pi",
+             by=("A~ = A P (P a permutation)", "B~ = P^T B")),
+        Step("(52)", "length 2: A~ sigma(Lam~ sigma(B~ x_1) + B~ x_2) = "
+             "A sigma(Pi Lam~ Pi^T sigma(B x_1) + B x_2)",
+             by="S5 (52): Pi through sigma, then (53) gives Lam~"),
+        Step("(53)", "(Pi Lam Pi^T - Lam) sigma(B x_1) = 0 (printed; from (52) it is Pi Lam~ Pi^T - Lam), "
+             "so Lam~ = Pi^T Lam Pi", by=("S5 (52): Pi through sigma, then (53) gives Lam~",
+                                         "(53) as printed: Pi Lam Pi^T", "Lam~ = P^T Lam P")),
+        Step("(54)", "A h_k = A~ h~_k for every k >= 1 (the induction's goal)",
+             by=("h~_t = P^T h_t", "length generalization")),
+        Step("(55)", "base case: A~ h~_1 = A Pi sigma(Pi^T B x_1) = A h_1",
+             by="S1 permutations commute with elementwise sigma"),
+        Step("(56)", "hypothesis A h_j = A~ h~_j (printed A h_j = A~ h_j)",
+             by=("S6 (56) as corrected: A~ h~_j = A h_j", "(56) as printed: A h_j = A~ h_j")),
+        Step("(57)", "h_j = Pi h~_j for j <= k", by="h~_t = P^T h_t"),
+        Step("(58)", "induction step A~ h~_{k+1} = A h_{k+1} (printed with x_k for x_{k+1})",
+             by=("S2 induction step (58), x_{k+1}", "(58) as printed: x_k")),
+    )),),
+    sentences=(
+        Step("Sec. 3 after Thm 5", "permutation identification (h~_t = Pi^T h_t) is necessary for length and "
+             "compositional generalization", by=("h~_t = P^T h_t", "A~ = A P (P a permutation)")),
+        Step("after (49)", "sigma' > 0 for all x in R (the sigmoid)",
+             by="S9 (49)-(50): u and v share their non-zero components"),
+    ),
 )
