@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import InputError
@@ -140,6 +140,14 @@ class ParamSpace:
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
+
+    def with_defaults(self, **values: Any) -> ParamSpace:
+        """The same space with new defaults (each checked against its parameter's type and range), e.g. a
+        corrected statement's own setting of a theorem's parameters."""
+        for name, value in values.items():
+            self.get(name).validate(value)
+        return ParamSpace(tuple(replace(p, default=values[p.name]) if p.name in values else p
+                                for p in self.params))
 
     def resolve(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Every parameter's value: the overrides, then for each parameter that follows another and is

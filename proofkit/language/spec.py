@@ -341,9 +341,17 @@ class Theorem:
     #: the quantified sentences ("necessary", "sufficient", "iff", "for all", ...) the paper prints about
     #: this result, each with the claims that examine it (``label``: where the sentence is)
     sentences: tuple[Step, ...] = field(default=(), kw_only=True)
+    #: the id of the theorem whose printed statement this one corrects (derived here, not in the paper):
+    #: its conclusion claims read "corrected", so a refutation is a refuted correction, never an erratum
+    corrects: str = field(default="", kw_only=True)
 
     def __post_init__(self) -> None:
         validate(self.proofs, self.sentences, (c.name for c in self.claims), self.id)
+        if self.corrects:
+            for c in self.claims:
+                if c.role == "conclusion" and c.reading != "corrected":
+                    raise ValueError(f"{self.id} corrects {self.corrects}: conclusion claim {c.name!r} must "
+                                     f"read 'corrected', got {c.reading!r}")
 
     def statement_parts(self, dropped: Iterable[str] = ()) -> Statement:
         """The statement with the hypotheses of ``dropped`` assumptions left out (their conjuncts)."""

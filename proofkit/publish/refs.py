@@ -50,6 +50,8 @@ def summary(theorems: Iterable[Theorem]) -> str:
         errata = sum(r == "as printed" for _, _, r in refuted)
         eq = t.paper.equation.strip()
         section = t.paper.section + (f", eq. {eq}" if eq and eq != "-" else "")
+        if t.corrects:
+            section += f"; corrected statement of {t.corrects} (derived here, not in the paper)"
         out.append(f"| {t.id} | {_cell(t.paper.paper)} | {_cell(section)} | {claims} | {verdicts} | {errata} "
                    f"| {len(refuted) - errata} |")
     out += ["", "Every claim expected `refuted` at the defaults (controls left out): an **erratum** is a "

@@ -218,3 +218,10 @@ def test_parse_sets_bad_value_names_field(item, field):
 def test_get_unknown():
     assert SPACE.get("T") is T
     assert _raises(SPACE.get, "nope").got == "nope"
+
+
+def test_with_defaults_changes_only_the_named_defaults_and_checks_them():
+    moved = SPACE.with_defaults(T=3)
+    assert moved.defaults() == {**SPACE.defaults(), "T": 3} and moved.names() == SPACE.names()
+    assert _raises(lambda: SPACE.with_defaults(T=0)).field == "parameter T"
+    assert _raises(lambda: SPACE.with_defaults(nope=1)).got == "nope"

@@ -68,3 +68,14 @@ def test_quantified_sentences_are_validated_and_tabled():
     text = coverage.block([thm])
     assert "| USER.Q | Sec. 2 | X is necessary | S1: certified (as printed) |" in text
     assert "| USER.Q | Sec. 3 | Y suffices | *unexamined*: no model of Y here |" in text
+
+
+def test_a_correction_reads_corrected():
+    from proofkit import Generalization
+
+    base = dict(id="USER.C", title="t", paper=PaperRef("p", "s"), assumptions=(), params=ParamSpace(()),
+                corrects="USER.P")
+    with pytest.raises(ValueError, match="must read 'corrected'"):
+        Theorem(**base, claims=(Generalization("g", kind="length"),))
+    thm = Theorem(**base, claims=(Generalization("g", kind="length", reading="corrected"),))
+    assert thm.corrects == "USER.P"
