@@ -28,7 +28,10 @@ def r2(source: np.ndarray, target: np.ndarray) -> float:
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-z))
+    """1 / (1 + exp(-z)); where exp(-z) overflows to inf (float32: z below about -88) the result is 0,
+    against a true value below 1e-38, so the overflow is not worth a warning (values unchanged)."""
+    with np.errstate(over="ignore"):
+        return 1.0 / (1.0 + np.exp(-z))
 
 
 def linrec_states(p: dict, X: np.ndarray) -> np.ndarray:
