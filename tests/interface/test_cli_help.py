@@ -126,7 +126,7 @@ def on_path(tmp_path):
 
 BASH_CASES = [  # the words typed, the last one being completed; the completions wanted
     (["proofkit", "ch"], {"check"}),
-    (["proofkit", "check", "AM24.T"], {"AM24.T1", "AM24.T2", "AM24.T3", "AM24.T4", "AM24.T5"}),
+    (["proofkit", "check", "AM24.T"], {"AM24.T1", "AM24.T2", "AM24.T3", "AM24.T3c", "AM24.T4", "AM24.T5"}),
     (["proofkit", "falsify", "AM24.T4", "--no-sh"], {"--no-shrink"}),
     (["proofkit", "--backend", "nu"], {"numpy"}),
     (["proofkit", "crasp", "co"], {"compile"}),

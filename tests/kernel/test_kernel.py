@@ -75,8 +75,8 @@ def test_every_stored_certified_record_with_data_is_re_checked():
     # coverage (docs/trust.md): a writer that stops emitting data shows up here
     assert by_kind == {"rational-learner": 6, "krawczyk": 3, "ball-bound": 1, "identity": 4,
                        "pooled-exact": 9, "enumeration": 8, "limit-transformer": 6,
-                       "network-disagreement": 5, "closed-form-witness": 9, "hinge-vanishing": 1}
-    assert statuses[CHECKED] == 52 and statuses[NONE] == 1 and statuses[NOT_RECHECKED] == 0
+                       "network-disagreement": 5, "closed-form-witness": 14, "hinge-vanishing": 1}
+    assert statuses[CHECKED] == 57 and statuses[NONE] == 1 and statuses[NOT_RECHECKED] == 0
 
 
 # ------------------------------------------------------------------------------------ corrupted copies
