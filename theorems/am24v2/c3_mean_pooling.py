@@ -28,6 +28,7 @@ from proofkit import (
     Realizable,
     Relation,
     Setup,
+    Step,
     Support,
     SymbolicStep,
     T_len,
@@ -189,6 +190,13 @@ THEOREM = Theorem(
         "S3 a constant shift is a gauge under a bias": Verdict.CERTIFIED,
         "control: u^2 solves Jensen's equation": Verdict.REFUTED,
     },
+    sentences=(
+        Step("abstract", "limited capacity architectures achieve length and compositional generalization "
+             "provided the training distribution is sufficiently diverse (here: mean-pooled deep sets)",
+             by=("length generalization", "compositional generalization")),
+        Step("Mechanism 1, from eq. (11)", "the learned representation is a linear transform of the true "
+             "one (linear identification psi = A^-1 B phi)", by="psi = M phi, M linear"),
+    ),
     notes="Mean pooling is only named in the summary; the statement and T = 1 sufficiency are derived "
           "here. Length bounds use t sup_x |A_h psi - A_f phi| (valid but loose for the mean). With a "
           "readout bias T = 1 still suffices (S3), but A psi = B phi holds only up to a_f - a_h.",

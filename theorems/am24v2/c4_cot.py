@@ -24,6 +24,7 @@ from proofkit import (
     PaperRef,
     Param,
     ParamSpace,
+    Step,
     Theorem,
     Verdict,
     fails,
@@ -152,4 +153,11 @@ THEOREM = Theorem(
         "proxy: running sum generalizes under CoT": Verdict.REFUTED,
         "control: a tent inside the visited set keeps zero CoT risk": Verdict.REFUTED,
     },
+    sentences=(
+        Step("abstract; Mechanism 2", "chain-of-thought supervision enables length generalization in higher "
+             "capacity counterparts",
+             by=("CoT supervision => length generalization (higher capacity)",
+                 "proxy: contractive recurrence with a visited invariant set generalizes under CoT",
+                 "proxy: running sum generalizes under CoT")),
+    ),
 )

@@ -25,6 +25,7 @@ from proofkit import (
     PaperRef,
     Param,
     ParamSpace,
+    Step,
     SymbolicStep,
     Theorem,
     Verdict,
@@ -204,4 +205,12 @@ THEOREM = Theorem(
         "control: eta-net of parameters is an eta-net of every H_t (L = 1)": Verdict.REFUTED,
         "control: sum-pooled deep sets are uniformly Lipschitz in theta": Verdict.REFUTED,
     },
+    sentences=(
+        Step("abstract; Mechanism 3", "approximate length generalization is achievable provided training "
+             "sequences are sufficiently long", by="ERM on lengths <= T: error at every length <= L eta + 2 "
+             "g^T/(1-g)"),
+        Step("Mechanism 3", "if eta <= eps/L, an eta-cover of the parameters is an eps-cover of every H_t",
+             by=("eta-net of parameters is an (L eta)-net of every H_t",
+                 "control: eta-net of parameters is an eta-net of every H_t (L = 1)")),
+    ),
 )
