@@ -30,6 +30,8 @@ from proofkit import (
     Param,
     ParamSpace,
     RegularClosed,
+    Step,
+    SymbolicStep,
     Theorem,
     Verdict,
     WitnessOutcome,
@@ -250,6 +252,19 @@ T2_FAILS = "Theorem 2's conclusion on D: every zero-risk learner generalizes com
 SOLID = "the printed D ('sphere') is the solid ball"
 CONTROL = "control: the corner (1, ..., 1) is in D"
 
+IMPOSSIBLE = "impossibility: an unconstrained h equals f on D and up to length T, not beyond"
+
+
+def unconstrained_learner():
+    """Sec. 2, 'Impossibility': with no constraint on H, h = f + max(0, |x - c| - 1/2) + max(0, t - T) has
+    zero risk on D at every length t <= T (|x - c| = 1/2 - s, t = T - u, s, u >= 0) and differs from f at
+    the corner (1, 1) (compositional, T = 2) and at length T + 1 (length)."""
+    s_, u_ = sp.symbols("s u", nonnegative=True)
+    t_len = Symbol("T", integer=True, positive=True)
+    return [sp.Max(0, (HALF - s_) - HALF), sp.Max(0, (t_len - u_) - t_len),
+            sp.Ne(sp.Max(0, sp.sqrt(2) * HALF - HALF), 0), sp.Ne(sp.Max(0, (t_len + 1) - t_len), 0)]
+
+
 THEOREM = Theorem(
     id="AM24.EX1",
     title="The ball example D = {|x - 1/2| <= 1/2}: satisfies Theorem 1's hypotheses, not the pair support "
@@ -287,6 +302,9 @@ THEOREM = Theorem(
         Computed(T2_FAILS, "identification", "Sec. 2 with Theorem 2 (derived here, not in the paper)",
                  "psi = phi + g, g = 0 on the disc and the diagonal: zero risk on D, h != f at (0, 1)",
                  theorem2_fails, reading="our reading"),
+        SymbolicStep(IMPOSSIBLE, "identification", "Sec. 2, 'Impossibility of Length and Compositional "
+                     "Generalization'", "h = f + max(0, |x - c| - 1/2) + max(0, t - T): zero risk on D at "
+                     "lengths <= T, h != f at (1, 1) and at length T + 1", unconstrained_learner),
         Computed(CONTROL, "control", "deliberately false", "|(1, ..., 1) - c| <= 1/2", control_corner,
                  reading="proxy"),
     ),
@@ -297,8 +315,16 @@ THEOREM = Theorem(
         T1_HYP: Verdict.CERTIFIED,
         PAIR: Verdict.REFUTED,
         T2_FAILS: Verdict.REFUTED,
+        IMPOSSIBLE: Verdict.CERTIFIED,
         CONTROL: Verdict.REFUTED,
     },
+    sentences=(
+        Step("Sec. 2", "this support D satisfies the assumptions of the subsequent sections",
+             by=(T1_HYP, REGULAR, MARGINALS, PAIR)),
+        Step("Sec. 2, Impossibility", "with no constraint on H neither length nor compositional "
+             "generalization is achievable (some zero-risk h differs from f beyond the support)",
+             by=IMPOSSIBLE),
+    ),
     notes="The paper says 'sphere' but prints the solid ball (<=). D meets Theorem 1's hypotheses (n = 1) "
           "but not the pair-support hypothesis of Theorems 2 and 3: its pair marginals are discs. On D "
           "Theorem 2's conclusion fails for a C^1 (non-analytic) pair map (derived here, not in the paper).",
