@@ -14,6 +14,8 @@ from proofkit import (
     Param,
     ParamSpace,
     Periodic,
+    Proof,
+    Step,
     Theorem,
     Verdict,
     fails,
@@ -26,6 +28,7 @@ from proofkit import (
 from proofkit.crasp.communication import comm, protocol_summaries
 from proofkit.crasp.tasks import library_rows, load_index
 from proofkit.crasp.theory import half_language
+from proofkit.crasp.theory import proof_steps as ps
 
 N = sp.Symbol("N", integer=True, positive=True)
 C, c_prec = sp.Symbol("C", positive=True), sp.Symbol("c_p", positive=True)
@@ -110,6 +113,14 @@ def protocol_simulation(p):
                         f"{top}; " + "; ".join(lines))
 
 
+PROTO = "protocol: Alice's message reconstructs Bob's activations exactly"
+EQUAL = "checking x = y needs Alice's whole half: {ww} has 2^N rows"
+FAR = "far logits: phi vanishes beyond each compiled program's locality radius"
+PREC = "precision: the rounded MAJORITY network needs O(log n) fractional bits"
+LOST = "the math of this display is lost in the extracted text; "
+ARB = "an argument about arbitrary Limit Transformers and their number formats (no finite computation)"
+
+
 THEOREM = Theorem(
     id="HYB24.T12",
     title="Periodic, Local Limit Transformers at O(log N) precision have O(log N) one-way communication",
@@ -141,6 +152,18 @@ THEOREM = Theorem(
                  "proof of Thm 19 (= Thm 12), App. B.3",
                  "C log N bits from Alice determine every activation of Bob's half (compiled networks)",
                  protocol_simulation, predicate=sp.Le(bits(N), C * sp.log(N)), reading="proxy"),
+        Computed(FAR, "proof-step", "proof of Thm 19 (App. B.3), the logits for |i - j| beyond the radius",
+                 "the support of every compiled head's phi lies within the program's locality",
+                 lambda p: ps.far_logit_evidence(load_index(PROGRAMS)[0]), reading="proxy"),
+        Computed(PREC, "proof-step", "proof of Thm 19 (App. B.3), first sentence (activations at O(log N) "
+                 "precision)", "bits the rounded compiled MAJORITY needs at n = 10, 100, 1000, 10^4",
+                 lambda p: ps.precision_evidence(next(e.program for e in load_index(PROGRAMS)[0]
+                                                      if e.file == "majority.crasp"), (10, 100, 1000, 10**4)),
+                 reading="proxy"),
+        Computed(EQUAL, "identification", "Sec. 4.3 after Thm 12 ('This is indeed needed if T performs the "
+                 "task of, say, checking if x and y are identical')",
+                 "the one-way rows of {ww} at split N are 2^N, so Alice must send N bits",
+                 lambda p: ps.equality_rows(range(1, p["N"] + 1)), reading="proxy"),
         Computed("dropping locality: L_half rows = 2^ceil(N/2) + 1", "identification",
                  "Thm 12 without Local (a family constructed here, not in the paper)",
                  "psi(i,j) = [i = 2j] gives exponentially many rows",
@@ -153,8 +176,27 @@ THEOREM = Theorem(
     ),
     expect={
         "program-level row bound for every library program": Verdict.CERTIFIED,
-        "protocol: Alice's message reconstructs Bob's activations exactly": Verdict.CERTIFIED,
+        PROTO: Verdict.CERTIFIED,
+        EQUAL: Verdict.CERTIFIED,
+        FAR: Verdict.CERTIFIED,
+        PREC: Verdict.CERTIFIED,
         "dropping locality: L_half rows = 2^ceil(N/2) + 1": Verdict.CERTIFIED,
         "without the precision hypothesis: infinite precision gives 2^N rows": Verdict.INCONCLUSIVE,
     },
+    proofs=(Proof("Theorem 12", "App. B.3: proof of Thm 19 (= Thm 12)", (
+        Step("precision", "all activations are at O(log N) precision: fixed-precision parameters and "
+             "softmax outputs at fixed fractional precision", by=PREC),
+        Step("far logits", "for |i - j| beyond the locality radius the logit is log N times the rounded "
+             "y_i^T K^T Q y_j (no positional term)", by=FAR),
+        Step("rounded keys", "it suffices to know K y_j rounded at a precision depending on p and the "
+             "largest singular value of Q", why_not=LOST + ARB),
+        Step("partition", "a bounded number of key classes, indexed by the rounded key and j mod Delta; by "
+             "rounding and locality finitely many keys and queries", by=PROTO),
+        Step("induction", "induction over the layers: Bob knows his residual stream up to layer l",
+             by=PROTO),
+        Step("attention sum", "the softmax update splits into terms Alice knows and terms Bob knows",
+             by=PROTO),
+        Step("message", "per key class Alice sends the number of positions and the sum of value vectors",
+             by=PROTO),
+    )),),
 )

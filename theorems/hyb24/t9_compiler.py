@@ -13,6 +13,8 @@ from proofkit import (
     PaperRef,
     Param,
     ParamSpace,
+    Proof,
+    Step,
     SymbolicStep,
     Theorem,
     Verdict,
@@ -35,6 +37,8 @@ from proofkit.crasp.tasks import (
     task_agreement,
 )
 from proofkit.crasp.tasks import tasks as T
+from proofkit.crasp.theory import library_weights as lw
+from proofkit.crasp.theory import proof_steps as ps
 
 N, z = sp.Symbol("N", integer=True, positive=True), sp.Symbol("z", real=True)
 act_precision, offset = sp.Symbol("precision"), sp.Symbol("offset", integer=True, nonnegative=True)
@@ -184,6 +188,40 @@ def margin_control():
     return sp.Interval(2, sp.oo).is_subset(sol)
 
 
+# the cases of the proof of Thm 27 (App. B.6), each checked by its own claim (the names the proof walk uses)
+SIM = {case: f"T27 case {case}: each operation's dimension holds its simulated value" for case in ps.CASES}
+SOS = "T27 SOS step: counted predicates are 0 at the SOS"
+LE_PRINTED = "T27 comparison as printed: H(c2 - c1) without the half-gap"
+COND = "T27 conditional gadget: one ReLU layer computes P ? C1 : C2"
+R28 = "R28: the naive-encoding network for (aa)* depends on the offset"
+HIGH, LOW = "local-head margin, bit set", "local-head margin, bit not set"
+LOST = "the math of this display is lost in the extracted text; "
+#: exhaustive length of the per-case simulation checks (binary; other alphabets: the same string count); a
+#: constant, not a parameter, so the stored counterexample records of this theorem keep their parameters
+SIM_LEN = 6
+
+
+def simulation(case, **knobs):
+    """Evidence for one case of the proof of Thm 27 on every library program (see proof_steps)."""
+    return lambda p: ps.simulation_evidence(load_index(PROGRAMS)[0], case, SIM_LEN, **knobs)
+
+
+def r28_offset(p):
+    """Remark 28: the naive periodic encoding of (aa)* gives a different verdict at some offset in 0..20."""
+    e = next(x for x in load_index(PROGRAMS)[0] if x.file == "aa_star.crasp")
+    domain = "aa_star.crasp (naive periodic encoding), every string over {a, b} of length <= 4, offsets 0..20"
+    bad = lw.program_offset_mismatch(e.program, 4, range(21), periodic_encoding="naive")
+    if bad is None:
+        return fails(Method.ENUMERATION, "no offset in 0..20 changes the naive network's verdicts",
+                     domain=domain, count=21 * 31, residual="none")
+    o, m = bad
+    word = "".join(m.word) or "eps"
+    return holds(Method.EXACT, f"offset {o} on {word!r}", count=1, residual=f"offset {o}: {word}",
+                 detail=f"the network compiled with the naive periodic encoding (correct at offset 0) says "
+                        f"{m.got} on {word!r} at offset {o}, where offset 0 (= the interpreter) says "
+                        f"{m.expected}: the construction need not be offset-invariant (Remark 28)")
+
+
 THEOREM = Theorem(
     id="HYB24.T9",
     title="C-RASP[periodic,local] compiles to Limit Transformers (NoPE for C-RASP[])",
@@ -238,6 +276,24 @@ THEOREM = Theorem(
                      "proof of Thm 27 (App. B.6), local count: the upper bound, with logit 3 and threshold "
                      "1/3 chosen here",
                      "N/(N^3 + N) < 1/3 for all N >= 2", margin_low, reading="our reading"),
+        *(Computed(SIM[case], "proof-step", f"proof of Thm 27 (App. B.6), {case} case",
+                   f"the dimension of every {'/'.join(kinds)} operation equals its value (Boolean 0/1, count "
+                   "C(i)/(i+1)) at every position", simulation(case), reading="proxy")
+          for case, kinds in ps.CASES.items()),
+        Computed(SOS, "proof-step", "proof of Thm 27 (App. B.6), the SOS step ('sets the entire vector to 0 "
+                 "in the initial position'; the compiler zeroes the counted predicates: our reading)",
+                 "every masked counted predicate is 0 at the SOS and the predicate elsewhere",
+                 simulation("sos-mask"), reading="our reading"),
+        Computed(LE_PRINTED, "proof-step", "proof of Thm 27 (App. B.6), comparison case as printed",
+                 "H(c2 - c1) (no half-gap) holds C1 <= C2 exactly at every position, exact arithmetic",
+                 simulation("comparison", robust_compare=False), reading="proxy"),
+        SymbolicStep(COND, "proof-step", "proof of Thm 27 (App. B.6), conditional case (the printed formula "
+                     "is lost; the compiler's gadget)",
+                     "g(c, b) = ReLU(c - M(1-b)) - ReLU(-c - M(1-b)) = b c for b in {0, 1}, |c| <= M",
+                     ps.cond_gadget, reading="our reading"),
+        Computed(R28, "identification", "Remark 28 ('its computations may not be offset-invariant')",
+                 "some offset o in 0..20 changes the naive network's verdict on a string of length <= 4",
+                 r28_offset, reading="proxy"),
         SymbolicStep("control: margin with logit 1 for all N >= 2", "control", "deliberately false",
                      "N/(2N + 1) > 1/2 for all N >= 2", margin_control, reading="our reading"),
     ),
@@ -250,6 +306,37 @@ THEOREM = Theorem(
         "local-head margin, bit set": Verdict.CERTIFIED,
         "local-head margin, bit not set": Verdict.CERTIFIED,
         "control: margin with logit 1 for all N >= 2": Verdict.REFUTED,
+        **{name: Verdict.CERTIFIED for name in SIM.values()},
+        SOS: Verdict.CERTIFIED,
+        LE_PRINTED: Verdict.CERTIFIED,
+        COND: Verdict.CERTIFIED,
+        R28: Verdict.CERTIFIED,
     },
+    proofs=(Proof("Theorem 9", "App. B.6: proof of Thm 27 (= Thm 9)", (
+        Step("simulates", "Booleans stored as 0/1, counts as C(i)/(i+1), one dimension per operation",
+             kind="definition", why_not="the invariant of the induction; each case claim checks it for its "
+                                        "operations"),
+        Step("base", "induction on |P|; initial operations by the word embedding", by=SIM["initial"]),
+        Step("Yang-Chiang cases", "the cases identical to Yang and Chiang (2024): not, and, +, -, constants",
+             by=SIM["Yang-Chiang"]),
+        Step("SOS", "a layer sets the vector to 0 at the SOS", by=SOS),
+        Step("positional", "a periodic predicate is simulated by the positional encoding p_i",
+             by=SIM["positional"]),
+        Step("conditional", "P ? C1 : C2 in a single FFN of ReLUs", by=(COND, SIM["conditional"])),
+        Step("comparison", "C1 <= C2 iff the stored values compare; a Heaviside MLP writes the Boolean",
+             by=(SIM["comparison"], LE_PRINTED)),
+        Step("counting", "#P by uniform attention; the SOS is false, so it adds nothing", by=SIM["counting"]),
+        Step("local: logits", "psi local; query and key matrices give logit beta [psi] plus the SOS term",
+             why_not=LOST + "the head's weights are the compiler's (its logits are checked through the two "
+                     "bounds and the local case below)"),
+        Step("local: lower bound", "bit set: the attention output exceeds the threshold", by=HIGH),
+        Step("local: upper bound", "bit not set: the attention output stays below the threshold", by=LOW),
+        Step("local: MLP", "an MLP (a conditional on the threshold) writes the local count",
+             by=SIM["local counting"]),
+        Step("acceptance", "T accepts $w iff the last operation holds at the last position",
+             by="compiled networks equal the library programs"),
+        Step("NoPE clause", "no positional relation in P: no phi and no p in T",
+             by="structure: NoPE iff C-RASP[], periodic positional block"),
+    )),),
     falsifier=CompilerFalsifier([(f, (PROGRAMS / f).read_text()) for f in SEARCHED]),
 )
