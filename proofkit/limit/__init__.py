@@ -28,6 +28,7 @@ PUBLIC = {
     "margin": "proofkit.limit.margin",
     "margin_readings": "proofkit.limit.regime",
     "min_proxy_length": "proofkit.limit.tasks",
+    "mlp_lipschitz": "proofkit.limit.lipschitz",
     "mlpnorm": "proofkit.limit.mlpnorm",
     "MODELS": "proofkit.limit.zoo",
     "modp_min_length": "proofkit.limit.tasks",

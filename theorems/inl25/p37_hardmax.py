@@ -28,6 +28,8 @@ from proofkit import (
     PaperRef,
     Param,
     ParamSpace,
+    Proof,
+    Step,
     SymbolicStep,
     TauLocal,
     Theorem,
@@ -183,6 +185,70 @@ def boundary_identity() -> sp.Expr:
     return (2 ** (p_ / g_)) ** (-g_) - 2 ** (-p_)
 
 
+def maximal_term() -> list[Any]:
+    """Case a = a*: s_j = exp(0) = 1, above the flush threshold 2^-p for every p > 0 (in logs: log 1 = 0 >
+    log 2^-p = -p log 2), so it survives."""
+    return [sp.exp(0) - 1, sp.log(sp.exp(0)) > sp.expand_log(sp.log(2 ** (-p_)), force=True)]
+
+
+def submaximal_bound() -> list[Any]:
+    """Case a != a*: log N >= p log 2/gamma (log N = p log 2/gamma + d) and a - a* <= -gamma (a - a* = -gamma
+    - e) give log s_j = log N (a - a*) = -p log 2 - (the non-negative rest), i.e. s_j <= 2^-p."""
+    d, e = sp.Symbol("d", nonnegative=True), sp.Symbol("e", nonnegative=True)
+    log_s = (p_ * sp.log(2) / g_ + d) * (-g_ - e)
+    rest = sp.expand(-p_ * sp.log(2) - log_s)
+    return [sp.simplify(rest - (p_ * sp.log(2) * e / g_ + d * g_ + d * e)), rest >= 0]
+
+
+PRINTED, CORRECTED, PROSE = ("P3.7 as printed (gamma from D3.4-D3.6)",
+                             "P3.7, gamma from every logit a forward pass can see",
+                             "P3.7 with the prose reading of gamma (max vs rest)")
+D34, BOUND, STRICT = ("D3.4 as printed gives the gap a forward pass realizes",
+                      "boundary N = 2^(p/gamma): term = 2^-p, flushed (inclusive)",
+                      "P3.7 under a strict flush rule (< 2^-p)")
+INTER, IDENT = ("flushing every intermediate keeps the hardmax average",
+                "threshold identity (2^(p/gamma))^(-gamma) = 2^-p")
+MAXT, SUBT = "maximal term: s_j = exp(0) = 1 > 2^-p", "sub-maximal term: log s_j <= -p log 2"
+
+#: Sec. 3.2's derivation, in order (the paper prints it as prose and displays, no numbered equations)
+WALK = Proof("Sec. 3.2 hardmax derivation (proofkit P3.7; unnumbered in the paper)", "Sec. 3.2", (
+    Step("A_{(y,i),(z,j)}", "the logit of key token z at position i against query token y at position j "
+         "(D3.4)", by=D34, kind="definition"),
+    Step("logit sets", "A_(y,i) = {A_{(y,i),(z,i-k)} + phi(1, k+1): z in Sigma, k = 0..tau} (D3.5)",
+         why_not="a definition; encoded in proofkit.limit.margin (printed and completed readings)",
+         kind="definition"),
+    Step("A_y holds every logit", "'A_y contains all of the possible attention logits we can observe'",
+         why_not="no claim tests the containment alone; its consequence, the printed gamma against the "
+                 "realized gap, is the claim '" + D34 + "', and the far keys (offset > tau) it omits are "
+                 "what the corrected claim adds"),
+    Step("gamma(f)", "gamma = min over (y, i) of the smallest positive gap a - a' in A_(y,i); min of the "
+         "empty set = +inf (D3.6)", why_not="a definition; encoded in proofkit.limit.margin.gamma",
+         kind="definition"),
+    Step("gamma in words", "gamma is the smallest nonzero gap observable between a maximal logit and any "
+         "non-maximal one", by=(D34, PROSE)),
+    Step("s_j display, line 1", "s_j = exp(log N [(A + phi(j, N)) - (A* + phi(j*, N))]) after the max is "
+         "subtracted", why_not="the definition of the log N-scaled softmax (encoded in "
+                               "proofkit.limit.model)", kind="definition"),
+    Step("s_j display, line 2", "phi(j, N) = phi(1, N - j + 1) by translation invariance",
+         why_not="the assumption phi(j, i) = phi(j + t, i + t) at t = 1 - j, a substitution into an "
+                 "arbitrary function"),
+    Step("s_j display, line 3", "= exp(log N (a - a*)) with a, a* in A_(x_N, N)", by=D34),
+    Step("case a = a*", "s_j = exp(0) = 1, unaffected by rounding", by=MAXT),
+    Step("s_j <= 2^-p display", "a - a* <= -gamma and N >= 2^(p/gamma) give s_j <= exp(-(p log 2/gamma) "
+         "gamma) = 2^-p", by=(SUBT, IDENT)),
+    Step("rounded to 0", "a term <= 2^-p is flushed", by=(BOUND, STRICT)),
+    Step("conclusion", "for N >= 2^(p/gamma(f)) attention is the uniform average over the argmax tokens",
+         by=(PRINTED, CORRECTED, INTER)),
+))
+
+SENTENCES = (
+    Step("Sec. 3.2, conclusion", "for sequences x of length N >= 2^(p/gamma(f)) softmax attention acts as a "
+         "hardmax (for all x, N)", by=(PRINTED, CORRECTED)),
+    Step("Sec. 3.2, A_y", "A_y contains all of the possible attention logits", why_not=WALK.steps[2].why_not),
+    Step("Sec. 3.2, s_j", "the bound s_j <= 2^-p for every sub-maximal j", by=(SUBT, BOUND)),
+)
+
+
 THEOREM = Theorem(
     id="INL25.P37",
     title="Hardmax lemma: N >= 2^(p/gamma(f)) makes the flushed softmax a uniform average over the argmax",
@@ -229,6 +295,11 @@ THEOREM = Theorem(
                      "s_j <= exp(-(p log 2/gamma) gamma) = 2^-p", boundary_identity, reading="as printed"),
         Computed("control: hardmax from N >= 2^(p/(2 gamma))", "control", "deliberately false",
                  "half the exponent suffices", control_half_exponent, reading="proxy"),
+        SymbolicStep(MAXT, "proof-step", "Sec. 3.2, case a = a*", "exp(0) = 1 > 2^-p", maximal_term,
+                     reading="as printed"),
+        SymbolicStep(SUBT, "proof-step", "Sec. 3.2, display s_j <= 2^-p",
+                     "log N (a - a*) <= -p log 2 from log N >= p log 2/gamma, a - a* <= -gamma",
+                     submaximal_bound, reading="as printed"),
     ),
     expect={
         "P3.7 as printed (gamma from D3.4-D3.6)": Verdict.REFUTED,
@@ -240,5 +311,9 @@ THEOREM = Theorem(
         "flushing every intermediate keeps the hardmax average": Verdict.REFUTED,
         "threshold identity (2^(p/gamma))^(-gamma) = 2^-p": Verdict.CERTIFIED,
         "control: hardmax from N >= 2^(p/(2 gamma))": Verdict.REFUTED,
+        MAXT: Verdict.CERTIFIED,
+        SUBT: Verdict.CERTIFIED,
     },
+    proofs=(WALK,),
+    sentences=SENTENCES,
 )

@@ -68,6 +68,8 @@ from proofkit.limit import (
 from proofkit.limit import auxiliary as cz
 from proofkit.limit import share_instance as _s5_instance
 
+from ._t41_walk import PROOFS, SENTENCES, WALK_CLAIMS, WALK_EXPECT
+
 tau_, Delta_, L_, eps_, delta_ = (sp.Symbol(s, positive=True) for s in ("tau", "Delta", "L", "epsilon",
                                                                         "delta"))
 r_, u_ = sp.Symbol("r", nonnegative=True), sp.Symbol("u", positive=True)
@@ -430,6 +432,7 @@ THEOREM = Theorem(
                      "d/deps (tau Delta L^2/eps^2) > 0", monotone_in_eps, reading="as printed"),
         Computed("control: |z| <= tau + 1 + tau/eps", "control", "deliberately false",
                  "S11 with eps^2 -> eps", control_z_short, reading="proxy"),
+        *WALK_CLAIMS,
     ),
     expect={
         "declared reading: |f - g| <= delta + sqrt(tau Delta L'^2/N) beyond N": Verdict.CONFIRMED,
@@ -453,8 +456,11 @@ THEOREM = Theorem(
         "Delta reduction realizable without a filler (Part D item 14)": Verdict.REFUTED,
         "Sec. 5 (ii): N increases as eps increases (Part D item 16)": Verdict.REFUTED,
         "control: |z| <= tau + 1 + tau/eps": Verdict.REFUTED,
+        **WALK_EXPECT,
     },
     falsifier=BoundFalsifier(),
+    proofs=PROOFS,
+    sentences=SENTENCES,
 )
 
 

@@ -45,14 +45,11 @@ def test_counts_match_the_forward_pass_and_reach_a_million():
 
 
 def _theorem_module():
-    """The theorem file itself (imported by path, as the registry does: theorems/ is not a package)."""
-    import importlib.util
-    from pathlib import Path
+    """The theorem file itself, under the dotted name the registry gives the built-in set (so its relative
+    import of the proof-walk helper _t41_walk resolves)."""
+    import importlib
 
-    spec = importlib.util.spec_from_file_location("inl25_t41_bound", Path(__file__).with_name("t41_bound.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("proofkit_theorems.inl25.t41_bound")
 
 
 def test_build_z_cases_and_floor_claims_on_the_s5_instance():
@@ -122,3 +119,17 @@ def test_errata_are_the_printed_statements_only():
         "Sec. 5 (ii): N increases as eps increases (Part D item 16)"}
     s5 = r.claim(_theorem_module().S5_NAME)
     assert s5.verdict == Verdict.REFUTED and s5.scope.reading == "our reading" and not s5.erratum
+
+
+def test_proof_walk_of_theorem_4_1():
+    """The walk lists App. A.1's steps in order; the unchecked ones carry reasons, and the ReLU Lipschitz
+    sample is exact (no pair exceeds the Frobenius bound)."""
+    from proofkit.limit import mlp_lipschitz
+
+    (proof,) = _theorem_module().THEOREM.proofs
+    cov = proof.coverage()
+    assert (cov.total, cov.checked, cov.definitions) == (39, 31, 4), cov
+    assert [label for label, _ in cov.gaps] == ["f-prefix, |A_f| <= tau/eps", "f display, line 2",
+                                                "m* >= tau/(|Sigma| eps) - 1", "triangle display"]
+    out = mlp_lipschitz(0, models=5, pairs=5)
+    assert out.failure is None and 0 < out.worst <= 1 and out.pairs > 0
