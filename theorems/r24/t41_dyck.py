@@ -24,15 +24,29 @@ from proofkit import (
     PaperRef,
     Param,
     ParamSpace,
+    Proof,
+    Step,
     SymbolicStep,
     Theorem,
     Verdict,
-    fails,
-    holds,
     predicate,
     undecided,
 )
-from proofkit.posembed import VARIANTS, DyckFalsifier, Fail, Undecided, at_most, bounds, dp, dyck, over
+from proofkit.posembed import (
+    VARIANTS,
+    DyckFalsifier,
+    Fail,
+    Undecided,
+    at_most,
+    binary_contexts,
+    bounds,
+    dp,
+    dyck,
+    dyck_heads,
+    over,
+)
+from proofkit.posembed import dyck_checks as dc
+from proofkit.posembed import proof_steps as ps
 
 N_, v_, g_, r_ = (
     sp.Symbol("N", integer=True, positive=True),
@@ -172,143 +186,47 @@ def generalization(p) -> Evidence:
                                   + "; ".join(rows)))
 
 
-def exact_worst(p, deep=False) -> Evidence:
-    """The exact worst failure over every s in D_2N and prefix state (``deep``: the states admitting a
-    prefix deeper than s) at v = -2N^2, N = 1..N, against 2N e^-N (exhaustive DP in intervals)."""
-    what = "state admitting a prefix deeper than s" if deep else "prefix state"
-    domain = f"every s in D_2N and every {what}, {_span(1, p['N'])}, at v = -2N^2 (gamma = -1/2)"
-    rows, count = [], 0
-    for N in _N(p):
-        w, b, states = bounds.exhaustive_worst(N, G, Fraction(-2 * N * N), deep)
-        if w.value is None:
-            rows.append(f"N={N}: no prefix deeper than any s")
-            continue
-        count += states
-        if dp.gt(w.value, b):
-            return fails(Method.INTERVAL, f"N = {N}: {dp.text(w.value)} > 2N e^-N at {w.where()}",
-                         domain=domain, residual=str(N))
-        if not dp.le(w.value, b):
-            return undecided(f"N = {N}: {dp.text(w.value)} overlaps 2N e^-N", method=Method.INTERVAL,
-                             domain=domain)
-        rows.append(f"N={N}: {dp.text(w.value, 3)} ({dp.ratio_text(w.value, b)} of the bound) at {w.where()}")
-    return holds(Method.INTERVAL, domain, count=count,
-                 detail="exact DP, intervals: worst failure " + "; ".join(rows))
-
-
-def sampled_worst(p) -> Evidence:
-    """Seeded words beyond the exhaustive range: each word's every prefix state decided in intervals (a
-    failing word is a certified counterexample; words that hold are samples)."""
-    worst: dict[int, object] = {}
-
-    def words():
-        for N in range(p["N"] + 1, p["N_top"] + 1):
-            yield from ((N, s) for s in dyck.sampled_words(N, p["samples"], p["seed"]))
-
-    def case(Ns):
-        N, s = Ns
-        w, b = bounds.word_worst(N, s, G, Fraction(-2 * N * N))
-        if N not in worst or w.value.b > worst[N].b:
-            worst[N] = w.value
-        return at_most(w.value, b, f"N = {N}: {dp.text(w.value)} at {w.where()}", str(N))
-
-    return over(words(), case, method=Method.SAMPLED, fail_method=Method.INTERVAL,
-                domain=(f"{p['samples']} seeded words per N (uniform D_2N sampler and the deepest word, "
-                        f"numpy default_rng({p['seed']})), {_span(p['N'] + 1, p['N_top'])}, every prefix "
-                        "state of each, v = -2N^2"),
-                detail=lambda k: "worst failure per N: " + "; ".join(
-                    f"N={N}: {dp.text(v, 3)}" for N, v in sorted(worst.items())))
-
-
-def threshold_tight(p) -> Evidence:
-    """Is -v > 2N^2 needed? Bisection (exact DP per |v|) for the smallest |v| meeting 2N e^-N; each
-    bracket [lo, hi] is proven at both ends (fails at lo, holds at hi) and printed rounded outward, so the
-    printed bracket contains the proven one."""
-    rows, loose = [], []
-    for N, lo, hi, sc in dp.thresholds(p["N_bisect"]):
-        rows.append(f"N={N}: |v|* in {dp.bracket(lo, hi)} = {float(hi) / (2 * N * N):.3f} x 2N^2"
-                    + (f" (fails at the lower end: {sc.all.where()})" if lo else " (holds at v = 0)"))
-        if hi < 2 * N * N:
-            loose.append((lo == 0, N, lo, hi))
-    domain = f"{_span(1, p['N_bisect'])}, every s in D_2N and every prefix state, |v| bisected on [0, 2N^2]"
-    if loose:
-        _, N, lo, hi = min(loose)  # a proper threshold (lo > 0) below 2N^2 is the telling witness
-        return fails(Method.INTERVAL, f"N = {N}: the bound already holds (proven, exhaustive DP) at |v| = "
-                     f"{dp.round_decimal(hi, 4, up=True)} < 2N^2 = {2 * N * N}", domain=domain,
-                     count=p["N_bisect"], residual=str(N),
-                     detail=("the bound holds (proven) at the upper ends, below 2N^2, and fails (proven) at "
-                             "the lower ends: " + "; ".join(rows)))
-    return holds(Method.INTERVAL, domain, count=p["N_bisect"], detail="; ".join(rows))
-
-
-def shortest_path(p) -> Evidence:
-    """Argmax from (r, h): closes (opens) straight to s's stack path, meets it at the earliest r' with
-    |h - Delta_r'(s)| <= r' - r, then follows s exactly."""
-    def case(c):
-        s, r, h, path, ok = c
-        return None if ok else Fail(f"s = {dyck.show(s)}, (r, h) = ({r}, {h}): heights {path}", "1")
-
-    cases = (c for N in _N(p) for c in dp.argmax_paths(N, G, Fraction(-2 * N * N)))
-    return over(cases, case, method=Method.ENUMERATION,
-                domain=f"every s in D_2N and every prefix state, {_span(1, p['N'])}",
-                detail="exact signs at v = -2N^2 (argmax does not depend on |v|)")
-
-
-GAMMAS = (Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4))
-
-
-def converse(p) -> Evidence:
-    """Claim (c), declared reading: for gamma > 0, v gamma = N^2 + 1, every prefix off s's stack path is
-    completed validly with probability <= 2N e^-N."""
-    rows = []
-
-    def case(gN):
-        g, N = gN
-        w, b = dp.scan_all(N, g, (N * N + 1) / g, "valid").off, bounds.paper_bound(N)
-        if N == p["N"] or N == 2:
-            rows.append(f"gamma={g}, N={N}: {dp.text(w.value, 3)}")
-        return at_most(w.value, b, f"gamma = {g}, N = {N}: P(valid) {dp.text(w.value)} > 2N e^-N at "
-                       f"{w.where()}", f"{g},{N}")
-
-    return over(((g, N) for g in GAMMAS for N in range(2, p["N"] + 1)), case, method=Method.INTERVAL,
-                domain=("every s in D_2N, every prefix state with Delta_r(z) != Delta_r(s), gamma in "
-                        f"{{1/4, 1/2, 1, 2, 4}} x {_span(2, p['N'])}, at v gamma = N^2 + 1"),
-                detail=lambda k: "max P(valid) " + "; ".join(rows))
-
-
-def sampling_check(p) -> Evidence:
-    """Seeded Monte Carlo vs the DP where failure is not tiny (v = -2, gamma = -1/2): within 5 standard
-    deviations (float64 sampling)."""
-    N = min(p["N"], 4)
-    s = next(iter(dyck.dyck_words(N)))
-
-    def case(c):
-        r, h, mc, exact, sd = c
-        if abs(mc - exact) > 5 * sd:
-            return Fail(f"state (r, h) = ({r}, {h}): Monte Carlo {mc} vs DP {exact:.6g} (> 5 sd = "
-                        f"{5 * sd:.3g})")
-        return None
-
-    states = dp.sampled_vs_exact(N, s, G, Fraction(-2), dyck.prefix_states(N)[:6], 4000, p["seed"])
-    return over(states, case, method=Method.FLOAT,
-                domain=f"s = {dyck.show(s)}, the first 6 prefix states (4000 runs each, numpy default_rng("
-                       f"{p['seed']}))",
-                detail="Monte Carlo within 5 sd of the DP")
-
-
-def control(p) -> Evidence:
-    """Deliberately false: failure <= e^{-N^2} at v = -2N^2."""
-    def case(N):
-        w = dp.scan_all(N, G, Fraction(-2 * N * N)).all
-        return at_most(w.value, bounds.exp_of(-N * N), f"N = {N}: {dp.text(w.value)} > e^-N^2 at {w.where()}",
-                       str(N))
-
-    return over(_N(p), case, method=Method.INTERVAL,
-                domain=f"every s in D_2N and every prefix state, {_span(1, p['N'])}, at v = -2N^2")
-
-
 def union_step():
     """2N^2/r - N >= 2N^2/(2N-1) - N = N/(2N-1) > 0 for r <= 2N - 1: each deviation costs < e^-N."""
     return sp.simplify(2 * N_**2 / (2 * N_ - 1) - N_ - N_ / (2 * N_ - 1))
+
+
+def _delta(z):
+    return sum(1 if c == 0 else -1 for c in z)
+
+
+def pooled_identity(p) -> Evidence:
+    """The generalization display: 1_r^T (E_z + B(s)) = Delta_r(z) - Delta_r(s) + gamma E_(s_(r+1)), and
+    the memorization logits (v gamma/r) delta_(s_(r+1))^T E E^T = +-(v gamma/r) E^T, on the model (exact)."""
+    cases = ((s, h, z) for N, s, h in dyck_heads(4, G, -7) for z in binary_contexts(2 * N - 1))
+
+    def case(c):
+        s, h, z = c
+        r = len(z)
+        want = _delta(z) - _delta(s[:r]) + G * (1 if s[r] == 0 else -1)
+        if h.pooled(z)[0] != want:
+            return Fail(f"s = {dyck.show(s)}, z = {dyck.show(z)}: {h.pooled(z)[0]} != {want}", "1")
+        sign = 1 if s[r] == 0 else -1
+        if z == s[:r] and list(h.logits(z)) != [Fraction(-7) * G / r * x * sign for x in (1, -1)]:
+            return Fail(f"s = {dyck.show(s)}, r = {r}: logits {h.logits(z)}", "1")
+        return None
+
+    return over(cases, case, method=Method.ENUMERATION, detail="exact rational pooled sums and logits",
+                domain="every s in D_2N, N = 1..4, every context z in {(, )}^r, r = 1..2N-1, gamma = "
+                       "-1/2, v = -7")
+
+
+def att_row_is_stack():
+    """App. 5.3.1 before (9): 'the r-th row of att E_s is equal to the size of the stack Delta_r' as
+    printed, with att's row r = r^-1 1_r^T: residuals (1/r) Delta_r - Delta_r over every s in D_2N, N <= 4,
+    r = 1..2N (nonzero wherever Delta_r != 0 and r >= 2); (9)'s Delta_r = 1_r^T E_(s_:r) is the sum itself."""
+    out = []
+    for N in range(1, 5):
+        for s in dyck.dyck_words(N):
+            for r in range(1, 2 * N + 1):
+                d = _delta(s[:r])
+                out.append(sp.Rational(d, r) - d)
+    return out
 
 
 THEOREM = Theorem(
@@ -364,23 +282,39 @@ THEOREM = Theorem(
         SymbolicStep("2N^2/(2N - 1) - N = N/(2N - 1)", "proof-step", "App. 5.3.1", "per-step cost < e^-N",
                      union_step, reading="our reading"),
         Computed("(b) exact worst failure at v = -2N^2, exhaustive (Part D 38)", "identification",
-                 "Thm 4.1 (b)", "max over s, prefixes of P(fail) <= 2N e^-N", exact_worst),
+                 "Thm 4.1 (b)", "max over s, prefixes of P(fail) <= 2N e^-N", dc.exact_worst),
         Computed("(b) depth extrapolation: prefixes deeper than s", "identification",
                  "Thm 4.1 (b), 'arbitrary depth'", "max over states admitting a prefix deeper than s",
-                 lambda p: exact_worst(p, True)),
+                 lambda p: dc.exact_worst(p, True)),
         Computed("(b) sampled words beyond the exhaustive range", "identification", "Thm 4.1 (b)",
-                 "seeded words, every prefix", sampled_worst),
+                 "seeded words, every prefix", dc.sampled_worst),
         Computed("(b) -v > 2N^2 is the smallest |v| that works (Part D 38)", "identification", "Thm 4.1 (b)",
-                 "bisection on exact DP values", threshold_tight, reading="our reading"),
+                 "bisection on exact DP values", dc.threshold_tight, reading="our reading"),
         Computed("(d) argmax follows the shortest path to s, then s (Part D 40)", "identification",
-                 "Sec. 4.1", "meets s's stack path at the earliest position and follows it", shortest_path,
-                 reading="our reading"),
+                 "Sec. 4.1", "meets s's stack path at the earliest position and follows it",
+                 dc.shortest_path, reading="our reading"),
         Computed("(c) gamma > 0: off-path prefixes fail w.h.p. (Part D 39)", "identification", "Thm 4.1 (c)",
-                 "declared: P(valid) <= 2N e^-N off s's stack path", converse, reading="our reading"),
+                 "declared: P(valid) <= 2N e^-N off s's stack path", dc.converse, reading="our reading"),
         Computed("Monte Carlo agrees with the DP", "identification", "eq. (1)", "seeded sampling",
-                 sampling_check, reading="experiment"),
+                 dc.sampling_check, reading="experiment"),
+        SymbolicStep("row r of att E_s is Delta_r (before (9))", "proof-step", "App. 5.3.1, before (9)",
+                     "att row r = r^-1 1_r^T", att_row_is_stack),
+        Computed("pooled sum = Delta_r(z) - Delta_r(s) + gamma E_(s_(r+1))", "proof-step", "App. 5.3.1",
+                 "and the memorization logits +-(v gamma/r) E^T", pooled_identity),
+        Computed("elastic: Delta_r(z) > Delta_r(s) gives X <= v(1 - E/2) < 0, below gives X > 0",
+                 "proof-step", "App. 5.3.1 (elastic remark)",
+                 "S = Delta_r(z) - Delta_r(s) + gamma E_(s_(r+1))",
+                 lambda p: ps.local_case(p, "elastic")),
+        Computed("Delta_r(z) = 0: -Delta_r(s) + gamma E_(s_(r+1)) <= -1/2", "proof-step", "App. 5.3.1",
+                 "every local configuration with h = 0", lambda p: ps.local_case(p, "empty")),
+        Computed("Delta_r(z) = 2N - r: Delta_r(z) - Delta_r(s) + gamma E_(s_(r+1)) >= 1/2", "proof-step",
+                 "App. 5.3.1", "d <= h; d = h => s_(r+1) = ')', S = 1/2", lambda p: ps.local_case(p, "full")),
+        Computed("v gamma > N^2 is required for (a)", "identification",
+                 "Thm 4.1 (c) ('the condition v gamma > N^2 required for memorization', read as necessary)",
+                 "the memorization bound fails at every v gamma <= N^2", ps.memo_threshold_needed,
+                 reading="our reading"),
         Computed("control: failure <= e^-N^2 at v = -2N^2", "control", "deliberately false", "too strong",
-                 control, reading="our reading"),
+                 dc.dyck_control, reading="our reading"),
     ),
     expect={
         "loss < 8N^2 e^-N when v gamma >= N^2 (Part D 36)": Verdict.CERTIFIED,
@@ -397,7 +331,67 @@ THEOREM = Theorem(
         "(d) argmax follows the shortest path to s, then s (Part D 40)": Verdict.CERTIFIED,
         "(c) gamma > 0: off-path prefixes fail w.h.p. (Part D 39)": Verdict.CERTIFIED,
         "Monte Carlo agrees with the DP": Verdict.CONFIRMED,
+        "row r of att E_s is Delta_r (before (9))": Verdict.REFUTED,
+        "pooled sum = Delta_r(z) - Delta_r(s) + gamma E_(s_(r+1))": Verdict.CERTIFIED,
+        "elastic: Delta_r(z) > Delta_r(s) gives X <= v(1 - E/2) < 0, below gives X > 0": Verdict.CERTIFIED,
+        "Delta_r(z) = 0: -Delta_r(s) + gamma E_(s_(r+1)) <= -1/2": Verdict.CERTIFIED,
+        "Delta_r(z) = 2N - r: Delta_r(z) - Delta_r(s) + gamma E_(s_(r+1)) >= 1/2": Verdict.CERTIFIED,
+        "v gamma > N^2 is required for (a)": Verdict.REFUTED,
         "control: failure <= e^-N^2 at v = -2N^2": Verdict.REFUTED,
     },
+    proofs=(Proof("Theorem 4.1", "App. 5.3.1", (
+        Step("setup", "'(' -> 0, ')' -> 1, E = [1, -1]^T, Q = 0", kind="definition",
+             why_not="the tokenization and the model's weights"),
+        Step("before (9)", "row r of att E_s equals the stack size Delta_r (it is Delta_r/r)",
+             by="row r of att E_s is Delta_r (before (9))"),
+        Step("(9)", "Delta_r(s) = #'(' - #')' among the first r = 1_r^T E_(s_:r)", kind="definition",
+             why_not="defines Delta_r; the identity with the sum is the encoding of E (checked by the "
+                     "pooled-sum claim)"),
+        Step("choice", "B of eq. (4), gamma = -1/2, v < -2N^2", kind="definition", why_not="the parameters"),
+        Step("memorization display", "logits_r = (v gamma/r) delta^T E E^T = +-(v gamma/r) E^T",
+             by="pooled sum = Delta_r(z) - Delta_r(s) + gamma E_(s_(r+1))"),
+        Step("memorization, Lemma 5.2", "gamma v > N^2: P(next = s_(r+1)) >= 1 - e^(-gamma v/r) >= 1 - e^-N",
+             by="(a) proof step 1 - e^(-gamma v/r) >= 1 - e^-N (Part D 37)"),
+        Step("memorization, union bound", "every prefix of s is completed into s w.p. >= 1 - 2N e^-N",
+             by="(a) memorization, 1 - 2N e^-N restored (Part D 37)"),
+        Step("generalization display", "1_r^T (E_z + B(s)) = Delta_r(z) - Delta_r(s) + gamma E_(s_(r+1))",
+             by="pooled sum = Delta_r(z) - Delta_r(s) + gamma E_(s_(r+1))"),
+        Step("elastic", "stack of z above (below) that of s: X <= v(1 - E/2) < 0 (X > 0), the next token "
+             "moves z towards s",
+             by=("elastic: Delta_r(z) > Delta_r(s) gives X <= v(1 - E/2) < 0, below gives X > 0",
+                 "(d) argmax follows the shortest path to s, then s (Part D 40)")),
+        Step("Delta_r(z) = 0 display", "-Delta_r(s) + gamma E_(s_(r+1)) <= -1/2 < 0: the next token opens",
+             by=("Delta_r(z) = 0: -Delta_r(s) + gamma E_(s_(r+1)) <= -1/2",
+                 "(b) argmax never leaves the completable region")),
+        Step("Delta_r(z) = 0, probability", "P >= 1 - exp(v/r) >= 1 - e^-N",
+             by=("Delta_r(z) = 0: -Delta_r(s) + gamma E_(s_(r+1)) <= -1/2",
+                 "2N^2/(2N - 1) - N = N/(2N - 1)")),
+        Step("Delta_r(z) = 2N - r", "Delta_r(z) - Delta_r(s) + gamma E >= 1/2: ')' w.p. >= 1 - e^-N",
+             by=("Delta_r(z) = 2N - r: Delta_r(z) - Delta_r(s) + gamma E_(s_(r+1)) >= 1/2",
+                 "(b) argmax never leaves the completable region", "2N^2/(2N - 1) - N = N/(2N - 1)")),
+        Step("conclusion", "every completable prefix is completed into D_2N w.p. >= 1 - 2N e^-N (union "
+                           "bound)",
+             by=("(b) generalization for every v <= -2N^2 (union bound)",
+                 "(b) exact worst failure at v = -2N^2, exhaustive (Part D 38)")),
+    )),),
+    sentences=(
+        Step("Thm 4.1", "for any s in D_2N: loss < 8N^2 e^-N (no condition on v printed)",
+             by=("loss < 8N^2 e^-N when v gamma >= N^2 (Part D 36)", "loss < 8N^2 e^-N with no "
+                                                                     "condition on v (Part D 36)")),
+        Step("Thm 4.1 (a)", "if v gamma > N^2, any prefix s_:r of s is completed into s (sufficient)",
+             by="(a) memorization, 1 - 2N e^-N restored (Part D 37)"),
+        Step("Thm 4.1 (b)", "with gamma = -1/2 and -v > 2N^2, prefixes of any z in D_2N with arbitrary depth "
+             "are completed (sufficient; not necessary)",
+             by=("(b) generalization for every v <= -2N^2 (union bound)", "(b) depth extrapolation: "
+                                                                          "prefixes deeper than s",
+                 "(b) -v > 2N^2 is the smallest |v| that works (Part D 38)")),
+        Step("Thm 4.1 (c)", "if gamma > 0 and the stack sizes differ, the model fails w.h.p. even if v "
+                            "gamma > N^2",
+             by="(c) gamma > 0: off-path prefixes fail w.h.p. (Part D 39)"),
+        Step("Thm 4.1 (c), 'required'", "the condition v gamma > N^2 (is) required for memorization",
+             by="v gamma > N^2 is required for (a)"),
+        Step("Thm 4.1", "exactly 2N + 3 weights", why_not="a count, not quantified; R24.L5 examines it "
+                                                          "(B_2N never acts)"),
+    ),
     falsifier=DyckFalsifier(),
 )
