@@ -5,7 +5,6 @@ from ..runtime.namespace import lazy
 #: the package's public surface, name -> defining module (docs/api.md lists it); imported on first use
 PUBLIC = {
     "authors_ssm": "proofkit.families.authors_ssm",
-    "additive_from_pair_sums": "proofkit.families.additive",
     "cauchy_derivative": "proofkit.families.additive",
     "cauchy_integers": "proofkit.families.additive",
     "cauchy_odd": "proofkit.families.additive",

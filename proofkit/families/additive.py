@@ -41,21 +41,6 @@ def square_is_additive() -> sp.Expr:
     return (_al**2 + _be**2) - (_al + _be) ** 2
 
 
-def additive_from_pair_sums() -> list[sp.Expr]:
-    """sum_{j<i} psi(x_i, x_j) = a(sum_{j<i} phi(x_i, x_j)) at i = 2 is psi(x, y) = a(phi(x, y)) (one
-    term); substituted at i = 3 with keys y, z it is a(phi(x, y)) + a(phi(x, z)) = a(phi(x, y) + phi(x, z)):
-    the residuals of both readings of the printed sums, with generic a and phi."""
-    a, phi = sp.Function("a"), sp.Function("phi")
-    x, y, z = sp.symbols("x y z", real=True)
-
-    def psi(q: sp.Expr, k: sp.Expr) -> sp.Expr:  # (38)
-        return a(phi(q, k))
-
-    i2 = sum(psi(x, k) for k in (y,)) - a(sum(phi(x, k) for k in (y,)))
-    i3 = (psi(x, y) + psi(x, z)) - (a(phi(x, y)) + a(phi(x, z)))
-    return [i2, i3]
-
-
 def cauchy_derivative() -> list[sp.Expr]:
     """d/dalpha and d/dbeta of a(alpha) + a(beta) - a(alpha + beta) on an open set give a'(alpha) =
     a'(alpha + beta) = a'(beta): a' is constant there, so a C^1 additive a is linear. (a'(alpha + beta)

@@ -154,15 +154,17 @@ THEOREM = Theorem(
              why_not="the same sequence argument on the closure: analysis of arbitrary f, g, no finite "
                      "computation"),
         Step("(7)", "lim f(x_k) = f(x), lim g(x_k) = g(x): values transfer to all of X",
-             why_not="continuity of arbitrary f, g; S2 shows the values part needs no regular closedness"),
+             why_not="continuity of arbitrary f, g, no computation; it needs X = closure of its interior: "
+                     "under Lebesgue measure f = 0 and g = max(x - 1, 0)^2 agree a.e. on disc_with_segment "
+                     "but not at (3/2, 0)"),
         Step("(8)", "grad f(x_k) = grad g(x_k) for interior x_k -> x",
-             by=("S1 gradient transfers to the boundary of the unit disc",
-                 "S3 d d/dy = (x - 1)^2 on the segment")),
+             why_not="f = g on an open set has equal derivatives there: differentiation of arbitrary f, g"),
         Step("(9)", "lim grad f(x_k) = grad f(x): gradients transfer to X (needs X regular closed)",
              by=("S1 gradient transfers to the boundary of the unit disc",
                  "S3 d d/dy = (x - 1)^2 on the segment")),
     )),),
     notes="Lemma 1 holds as printed. A sharper reading (derived here, not in the paper, no correction): "
-          "values transfer for any measure with support X (continuity alone); gradients need X regular "
-          "closed. Counterexample without it: disc_with_segment.",
+          "values transfer for any measure whose support is X (continuity alone; not for "
+          "Lebesgue measure on a set with a null part); gradients need X regular closed. Counterexample "
+          "without it: disc_with_segment.",
 )
