@@ -66,18 +66,23 @@ def summary(theorems: Iterable[Theorem]) -> str:
     return "\n".join(out)
 
 
+def between(text: str, begin: str, end: str) -> tuple[int, int]:
+    """Where the block from ``begin`` to ``end`` (markers included) sits in ``text`` (ValueError when the
+    markers are missing): the generated blocks of paper_refs.md share this."""
+    start, stop = text.find(begin), text.find(end)
+    if start < 0 or stop < start:
+        raise ValueError("expected the generated-table markers " + begin + " ... " + end)
+    return start, stop + len(end)
+
+
 def replace_block(text: str, block: str) -> str:
     """``text`` with its generated block replaced by ``block`` (ValueError when the markers are missing)."""
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise ValueError("paper_refs.md: expected the generated-table markers " + BEGIN + " ... " + END)
-    return text[:start] + block + text[end + len(END):]
+    start, stop = between(text, BEGIN, END)
+    return text[:start] + block + text[stop:]
 
 
 def current_block(path: Path) -> str:
     """The generated block as the file holds it now (ValueError when the markers are missing)."""
     text = path.read_text(encoding="utf-8")
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise ValueError(f"{path}: expected the generated-table markers")
-    return text[start:end + len(END)]
+    start, stop = between(text, BEGIN, END)
+    return text[start:stop]
