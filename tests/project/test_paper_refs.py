@@ -62,8 +62,9 @@ def test_write_needs_the_markers(capsys, tmp_path):
 
 
 #: the proofs issue 26 asks to walk equation by equation: theorem id -> the proofs its file must walk
-WALKED = {"AM24.L1": {"Lemma 1"}, "AM24.T1": {"Theorem 1"}, "AM24.T2": {"Theorem 2"}, "AM24.T3": {"Theorem 3"},
-          "AM24.T4": {"Theorem 4"}, "AM24.T5": {"Theorem 5"}, "INL25.T41": {"Theorem 4.1"},
+WALKED = {"AM24.L1": {"Lemma 1"}, "AM24.T1": {"Theorem 1"}, "AM24.T2": {"Theorem 2"},
+          "AM24.T3": {"Theorem 3"}, "AM24.T4": {"Theorem 4"}, "AM24.T5": {"Theorem 5"},
+          "INL25.T41": {"Theorem 4.1"},
           "R24.T31": {"Theorem 3.1"}, "R24.T41": {"Theorem 4.1"}, "R24.L5": {"Lemma 5.1", "Lemma 5.2"},
           "HYB24.T7": {"Theorem 7"}, "HYB24.T9": {"Theorem 9"}, "HYB24.T12": {"Theorem 12"}}
 
