@@ -158,7 +158,8 @@ THEOREM = Theorem(
         Computed(PREC, "proof-step", "proof of Thm 19 (App. B.3), first sentence (activations at O(log N) "
                  "precision)", "bits the rounded compiled MAJORITY needs at n = 10, 100, 1000, 10^4",
                  lambda p: ps.precision_evidence(next(e.program for e in load_index(PROGRAMS)[0]
-                                                      if e.file == "majority.crasp"), (10, 100, 1000, 10**4)),
+                                                      if e.file == "majority.crasp"), (10, 100, 1000, 10**4),
+                                                 "MAJORITY"),
                  reading="proxy"),
         Computed(EQUAL, "identification", "Sec. 4.3 after Thm 12 ('This is indeed needed if T performs the "
                  "task of, say, checking if x and y are identical')",

@@ -23,7 +23,7 @@ from proofkit import (
     holds,
     predicate,
 )
-from proofkit.crasp.compilation import VARIANTS, CompilerFalsifier, precision_needed
+from proofkit.crasp.compilation import VARIANTS, CompilerFalsifier
 from proofkit.crasp.language import load
 from proofkit.crasp.tasks import (
     alphabet_text,
@@ -151,20 +151,9 @@ PRECISION_N = (10, 100, 1000, 10**4)
 
 
 def precision(p):
-    """Evidence that the fractional bits the rounded MAJORITY network needs grow as log2 n: at each n the
-    bits exceed ceil(log2(n + 1)) by an amount that stays within one bit, and they increase with n."""
+    """Evidence that the fractional bits the rounded MAJORITY network needs grow as log2 n."""
     e = next(x for x in load_index(PROGRAMS)[0] if x.file == "majority.crasp")
-    bits = {n: precision_needed(e.program, n) for n in PRECISION_N}
-    excess = {n: b - n.bit_length() for n, b in bits.items()}  # n.bit_length() = ceil(log2(n + 1))
-    domain = "n = " + ", ".join(str(n) for n in PRECISION_N)
-    rising = all(bits[a] < bits[b] for a, b in zip(PRECISION_N, PRECISION_N[1:]))
-    if not rising or max(excess.values()) - min(excess.values()) > 1:
-        return fails(Method.EXACT, f"bits {bits}, excess over ceil(log2(n + 1)) {excess}", domain=domain,
-                     count=len(bits), residual=str(bits))
-    return holds(Method.EXACT, domain, count=len(bits), residual=str(bits),
-                 detail=f"fractional bits the rounded network needs for MAJORITY: {bits} (increasing; "
-                        f"excess over ceil(log2(n + 1)): {excess}, within one bit, so they grow as log2 n at "
-                        f"these n)")
+    return ps.precision_evidence(e.program, PRECISION_N, "MAJORITY")
 
 
 def margin_high():

@@ -156,18 +156,20 @@ def far_logit_evidence(entries: Sequence[Entry]) -> Evidence:
                         "at |k - j| beyond the radius the logit has no positional term")
 
 
-def precision_evidence(program, Ns: Sequence[int]) -> Evidence:
-    """The fractional bits the rounded compiled network needs at each n of ``Ns`` (precision_needed): they
-    increase with n and stay within one bit of ceil(log2(n + 1)) + a constant."""
+def precision_evidence(program, Ns: Sequence[int], name: str) -> Evidence:
+    """The fractional bits the rounded compiled network of ``program`` (called ``name`` in the detail) needs
+    at each n of ``Ns`` (precision_needed): they increase with n and exceed ceil(log2(n + 1)) by an amount
+    that stays within one bit, so they grow as log2 n at these n."""
     from ..compilation.compiler import precision_needed
 
     bits = {n: precision_needed(program, n) for n in Ns}
-    excess = {n: b - n.bit_length() for n, b in bits.items()}
+    excess = {n: b - n.bit_length() for n, b in bits.items()}  # n.bit_length() = ceil(log2(n + 1))
     domain = "n = " + ", ".join(map(str, Ns))
     rising = all(bits[a] < bits[b] for a, b in zip(Ns, Ns[1:]))
     if not rising or max(excess.values()) - min(excess.values()) > 1:
         return fails(Method.EXACT, f"bits {bits}, excess over ceil(log2(n + 1)) {excess}", domain=domain,
                      count=len(bits), residual=str(bits))
     return holds(Method.EXACT, domain, count=len(bits), residual=str(bits),
-                 detail=f"fractional bits the rounded network needs: {bits} (excess over ceil(log2(n + 1)): "
-                        f"{excess}, within one bit: O(log n) at these n)")
+                 detail=f"fractional bits the rounded network needs for {name}: {bits} (increasing; "
+                        f"excess over ceil(log2(n + 1)): {excess}, within one bit, so they grow as log2 n at "
+                        "these n)")
