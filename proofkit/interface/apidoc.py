@@ -153,8 +153,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--write", metavar="PATH", help="write the page here instead of printing it")
     args = parser.parse_args(argv)
     if args.write:
-        with open(args.write, "w", encoding="utf-8") as f:
-            f.write(page())
+        from ..storage import atomic
+
+        atomic.write_file(args.write, page(), "--write")
     else:
         print(page(), end="")
     return 0

@@ -216,7 +216,33 @@ def build_parser() -> argparse.ArgumentParser:
     add_max_work(s)
     s = _command(sub, "completion", "print a shell completion script")
     s.add_argument("shell", choices=completion.SHELLS, help="the shell to complete in")
+    _globals_everywhere(p)
     return p
+
+
+def _globals_everywhere(parser: argparse.ArgumentParser, top: dict[str, Any] | None = None) -> None:
+    """Give every subcommand (at any depth) the global options it lacks, so they are accepted after the
+    subcommand too, where users type them (``proofkit check AM24.T4 --backend numpy``): given there,
+    ``--theorems`` adds to the folders given before, the others replace the value given before."""
+    top = top or {a.dest: a for a in parser._actions}
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        for sp in dict.fromkeys(action.choices.values()):
+            have = sp._option_string_actions
+            if "--theorems" not in have:
+                sp.add_argument("--theorems", action="append", dest="theorems_after",
+                                default=argparse.SUPPRESS, metavar="DIR", help=top["theorems"].help)
+            if "--backend" not in have:
+                sp.add_argument("--backend", choices=top["backend"].choices, default=argparse.SUPPRESS,
+                                help=top["backend"].help)
+            if "--max-work" not in have:
+                sp.add_argument("--max-work", type=_max_work, default=argparse.SUPPRESS, metavar="UNITS",
+                                help=MAX_WORK_HELP)
+            if "--quiet" not in have and "-q" not in have:
+                sp.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                                help=top["quiet"].help)
+            _globals_everywhere(sp, top)
 
 
 def _emit(args: argparse.Namespace, obj: Any, text: str) -> None:
@@ -387,7 +413,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
     base = thm.params.parse_sets(args.set)
     if args.param in base:
         raise InputError("--set", f"no --set {args.param} (it is the scanned parameter)", args.param)
-    values = []
+    values: list[Any] = []
+    seen: set[Any] = set()
     for text in args.values.split(","):
         if not text.strip():
             continue
@@ -397,6 +424,9 @@ def cmd_scan(args: argparse.Namespace) -> int:
         except InputError as exc:
             raise InputError("--values", f"each entry {exc.expected} (values of {args.param})",
                              exc.got) from None
+        if values[-1] in seen:  # 3 and 3.0 are one value of a float parameter
+            raise InputError("--values", "each value once (as a sweep's grid)", text.strip())
+        seen.add(values[-1])
     if not values:
         raise InputError("--values", "a comma-separated list of values")
     out_dir = prepare_folder(args.out, "--out", create=True) if args.out else None  # before the scan
@@ -444,6 +474,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..numerics import arrays
     from ..storage import formats
     args = build_parser().parse_args(argv)
+    args.theorems = [*args.theorems, *getattr(args, "theorems_after", [])]
     builtin = {"list": cmd_list, "show": cmd_show, "check": cmd_check, "falsify": cmd_falsify,
                "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp,
                "completion": cmd_completion}

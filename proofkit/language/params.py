@@ -10,6 +10,8 @@ from typing import Any
 from ..errors import InputError
 
 _INT = re.compile(r"[+-]?[0-9]{1,40}")
+#: bits of the largest integer a parameter takes from any input (10^40 < 2^133: the 40 digits of --set)
+MAX_INT_BITS = 133
 _FLOAT = re.compile(r"[+-]?([0-9]{1,40}(\.[0-9]{0,40})?|\.[0-9]{1,40})([eE][+-]?[0-9]{1,4})?")
 
 
@@ -86,6 +88,11 @@ class Param:
 
     def validate(self, value: Any) -> Any:
         where = f"parameter {self.name}"
+        if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_INT_BITS:
+            # bounded before any conversion: float() of a 309-digit integer overflows, and no parameter
+            # needs more digits than --set accepts
+            raise InputError(where, f"{self.allowed()}, at most 40 digits", f"an integer of "
+                             f"{value.bit_length()} bits")
         if self.type is str and not isinstance(value, str):
             raise InputError(where, self.allowed() if self.choices else "a string", value)
         if self.type is bool and not isinstance(value, bool):

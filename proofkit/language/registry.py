@@ -30,6 +30,7 @@ import hashlib
 import importlib.util
 import os
 import re
+import stat
 import sys
 import traceback
 from collections.abc import Iterator, Sequence
@@ -235,9 +236,26 @@ def _files(root: Path) -> tuple[FileKey, ...]:
     keys = []
     for path in paths:
         if not path.name.startswith(("test_", "_", "conftest")):
-            stat = path.stat()
-            keys.append((path, stat.st_size, stat.st_mtime_ns))
+            st = _regular_file(path)
+            keys.append((path, st.st_size, st.st_mtime_ns))
     return tuple(keys)
+
+
+def _regular_file(path: Path) -> os.stat_result:
+    """The stat of a theorem file, which must be a regular file (or a link to one): a FIFO would block
+    the import forever, a dangling link or a link loop would raise; each is one line of bad input."""
+    expected = "a regular Python file (or a link to one)"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise InputError(f"theorem file {path}", expected, "a dangling symbolic link") from None
+    except OSError as exc:
+        raise InputError(f"theorem file {path}", expected, exc.strerror or type(exc).__name__) from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                else "a socket" if stat.S_ISSOCK(st.st_mode) else "a device")
+        raise InputError(f"theorem file {path}", expected, kind)
+    return st
 
 
 @cache

@@ -18,6 +18,10 @@ from .params import ParamSpace
 from .proof import Proof, Step, validate
 from .verdict import Verdict
 
+#: the one pattern of a theorem id (PAPER.RESULT, dotted parts of letters, digits, - and _): ids name
+#: record files and lines of ``list``, so no separator, space, newline or ``..`` can be in one
+THEOREM_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}(?:\.[A-Za-z0-9][A-Za-z0-9_-]{0,31}){0,3}")
+
 
 @dataclass(frozen=True)
 class PaperRef:
@@ -346,6 +350,10 @@ class Theorem:
     corrects: str = field(default="", kw_only=True)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not THEOREM_ID.fullmatch(self.id):
+            raise ValueError(f"theorem id: expected letters, digits, '-' or '_' in at most 4 dotted parts "
+                             f"of at most 32 characters, the first starting with a letter (such as "
+                             f"PAPER.T1), got {str(self.id)[:80]!r}")
         validate(self.proofs, self.sentences, (c.name for c in self.claims), self.id)
         if self.corrects:
             for c in self.claims:

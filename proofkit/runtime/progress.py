@@ -132,3 +132,9 @@ def done(text: str) -> None:
 def counter(k: int, n: int) -> str:
     """``[k/n]`` with k padded to n's width, so streamed rows line up."""
     return f"[{k:>{len(str(n))}}/{n}]"
+
+
+def note(text: str) -> None:
+    """A remark on how the command runs (``-j 1000`` capped by the CPUs), printed like a finished unit:
+    only while progress is reported, never on stdout."""
+    done(f"proofkit: note: {text}")

@@ -25,13 +25,58 @@ from ..language import registry
 from ..numerics import arrays
 from ..runtime import progress, workguard
 
+#: peak resident memory of one worker process, with margin: a process that runs every built-in check in
+#: turn peaks at 333 MiB (VmHWM, measured on the development machine, 2026-11)
+WORKER_MEMORY = 400 << 20
+#: the most worker processes -j may ask for (more is never useful: the pool is capped by CPUs anyway)
+MAX_JOBS = 4096
+
 
 def jobs_arg(text: str) -> int:
-    """``-j N``: N worker processes (1 = serial, 0 = one per CPU)."""
-    if not text.isascii() or not text.isdigit():
-        raise InputError("-j", "a non-negative integer number of worker processes (0: one per CPU)", text)
+    """``-j N``: N worker processes (1 = serial, 0 = one per CPU). The pool itself is capped by the usable
+    CPUs and the available memory (:func:`workers`)."""
+    if not text.isascii() or not text.isdigit() or len(text) > 4 or int(text) > MAX_JOBS:
+        raise InputError("-j", f"a non-negative integer number of worker processes, at most {MAX_JOBS} "
+                         "(0: one per CPU)", text)
     n = int(text)
-    return n if n > 0 else (os.cpu_count() or 1)
+    return n if n > 0 else usable_cpus()
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the platform has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available for new processes (Linux MemAvailable), None where unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def workers(jobs: int, tasks: int) -> tuple[int, str]:
+    """How many worker processes to start for ``jobs`` asked and ``tasks`` to run: at most one per task,
+    per usable CPU and per WORKER_MEMORY of available memory (at least one); with the reason when that
+    is fewer than asked (a CPU-bound pool gains nothing beyond the CPUs, and a pool beyond the memory
+    swaps or is killed)."""
+    cpus, memory = usable_cpus(), available_memory()
+    by_memory = max(1, memory // WORKER_MEMORY) if memory is not None else jobs
+    n = max(1, min(jobs, tasks, cpus, by_memory))
+    why = ""
+    if n < min(jobs, tasks):
+        limits = [f"{cpus} usable CPU{'s' if cpus != 1 else ''}"]
+        if memory is not None:
+            limits.append(f"{memory / 2**30:.1f} GiB available at {WORKER_MEMORY / 2**30:.2f} GiB per worker")
+        why = f"-j {jobs}: {n} worker process{'es' if n != 1 else ''} ({'; '.join(limits)})"
+    return n, why
 
 
 @dataclass(frozen=True)
@@ -41,6 +86,15 @@ class Failure:
     field: str
     expected: str
     got: str | None
+    #: the error's whole one-line message (a write error adds the OS's reason to field, expected, got)
+    message: str = ""
+
+    def error(self) -> InputError:
+        """The error again, with its whole message."""
+        exc = InputError(self.field, self.expected, self.got)
+        if self.message:
+            exc.args = (self.message,)
+        return exc
 
 
 def in_context(folders: tuple[str, ...], cap: int, backend: str, fn: Callable[..., Any],
@@ -52,7 +106,7 @@ def in_context(folders: tuple[str, ...], cap: int, backend: str, fn: Callable[..
                 progress.reporting(False):
             return fn(*args)
     except InputError as exc:
-        return Failure(str(exc.field), str(exc.expected), None if exc.got is None else str(exc.got))
+        return Failure(str(exc.field), str(exc.expected), None if exc.got is None else str(exc.got), str(exc))
 
 
 def exit_with_parent() -> None:
@@ -93,8 +147,13 @@ def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int,
             if on_done is not None:
                 on_done(i, out[i])
         return out
+    n, why = workers(jobs, len(calls))
+    if why:
+        progress.note(why)
+    if n <= 1:
+        return run_all(fn, calls, 1, on_done)
     folders, cap, backend = worker_context()
-    with ProcessPoolExecutor(max_workers=min(jobs, len(calls)), initializer=exit_with_parent) as pool:
+    with ProcessPoolExecutor(max_workers=n, initializer=exit_with_parent) as pool:
         index = {pool.submit(in_context, folders, cap, backend, fn, tuple(args)): i
                  for i, args in enumerate(calls)}
         for future in as_completed(index):
@@ -104,5 +163,5 @@ def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int,
                 on_done(i, out[i])
     for r in out:
         if isinstance(r, Failure):
-            raise InputError(r.field, r.expected, r.got)
+            raise r.error()
     return out

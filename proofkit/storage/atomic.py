@@ -51,12 +51,18 @@ def _kind(mode: int) -> str:
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
 
 
-def prepare_folder(folder: str | Path, field: str, *, create: bool) -> Path:
-    """The folder, created with its parents when ``create``; WriteError if it is not a usable folder."""
+def prepare_folder(folder: str | Path, field: str, *, create: bool, own: bool = False) -> Path:
+    """The folder, created with its parents when ``create``; WriteError if it is not a usable folder.
+    ``own``: a folder proofkit makes inside an output folder (a sweep's ``points/``), which must not be a
+    symbolic link (a link there would send proofkit's writes to another folder); a folder the user names
+    may be one."""
     path = Path(folder)
     try:
         if create:
             path.mkdir(parents=True, exist_ok=True)
+        if own and stat.S_ISLNK(os.lstat(path).st_mode):
+            raise WriteError(field, path, "is a symbolic link; proofkit writes only into its own folder",
+                             "a folder (remove the link)")
         st = os.stat(path)
     except FileNotFoundError:
         raise WriteError(field, path, "no such folder", "a path in an existing folder") from None
@@ -120,18 +126,24 @@ def _bytes(data: bytes | str) -> bytes:
     return data.encode("utf-8") if isinstance(data, str) else data
 
 
-def write_file(path: str | Path, data: bytes | str, field: str) -> Path:
+def write_file(path: str | Path, data: bytes | str, field: str, *, replace_link: bool = False) -> Path:
     """Write ``data`` to ``path`` atomically, replacing an existing regular file (an output the user
-    named). A symlink is followed to the file it names; a folder, device or FIFO at ``path`` is refused
+    named). A write never goes through a symbolic link at ``path``: by default the link is refused (it may
+    name a file outside the output folder, which a rename through it would replace); with
+    ``replace_link`` (files proofkit owns, such as a sweep's point files) the link itself is replaced by
+    the new regular file and its target is left untouched. A folder, device or FIFO at ``path`` is refused
     (as root, replacing /dev/null would otherwise succeed). The folder must exist."""
-    target = Path(os.path.realpath(path))
+    target = Path(path)
     try:
-        st = os.stat(target)
+        st = os.lstat(target)
     except FileNotFoundError:
         st = None
     except OSError as exc:
         raise WriteError(field, path, _reason(exc)) from None
-    if st is not None and not stat.S_ISREG(st.st_mode):
+    if st is not None and stat.S_ISLNK(st.st_mode) and not replace_link:
+        raise WriteError(field, path, "is a symbolic link; proofkit does not write through links",
+                         "a path to a regular file (remove the link, or name the file it points to)")
+    if st is not None and not stat.S_ISLNK(st.st_mode) and not stat.S_ISREG(st.st_mode):
         raise WriteError(field, path, f"exists and is {_kind(st.st_mode)}", "a path to a regular file")
     folder = prepare_folder(target.parent, field, create=False)
     try:
@@ -139,7 +151,7 @@ def write_file(path: str | Path, data: bytes | str, field: str) -> Path:
     except OSError as exc:
         raise WriteError(field, path, _reason(exc)) from None
     try:
-        os.replace(tmp, target)
+        os.replace(tmp, target)  # rename(2) replaces a link at the destination, never its target
     except BaseException as exc:
         _unlink(tmp)
         if isinstance(exc, OSError):

@@ -24,6 +24,7 @@ from typing import Any
 from ..engine import scan
 from ..engine.scan import ScanRow
 from ..errors import InputError
+from ..runtime import progress
 from ..scale import parallel
 
 DASK_HINT = 'pip install "proofkit[dask]"'
@@ -63,8 +64,7 @@ def _settle(point_key: str, get: Any) -> Outcome:
         # (asyncio's CancelledError is no Exception): the others go on
         return Outcome(point_key, error=f"crashed: {type(exc).__name__}: {str(exc)[:300]}")
     if isinstance(result, parallel.Failure):
-        return Outcome(point_key, error=str(InputError(result.field, result.expected, result.got)),
-                       bad_input=True)
+        return Outcome(point_key, error=str(result.error()), bad_input=True)
     return Outcome(point_key, row=result)
 
 
@@ -75,7 +75,13 @@ def run_local(calls: Sequence[Call], jobs: int) -> Iterator[Outcome]:
         for call in calls:
             yield _settle(call.key, lambda call=call: parallel.in_context(*_unit(ctx, call)))
         return
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(calls)), initializer=parallel.exit_with_parent)
+    n, why = parallel.workers(jobs, len(calls))
+    if why:
+        progress.note(why)
+    if n <= 1:
+        yield from run_local(calls, 1)
+        return
+    pool = ProcessPoolExecutor(max_workers=n, initializer=parallel.exit_with_parent)
     try:
         futures = {pool.submit(parallel.in_context, *_unit(ctx, call)): call.key for call in calls}
         for future in as_completed(futures):

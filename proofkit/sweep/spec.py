@@ -132,7 +132,7 @@ def parse(data: Any) -> tuple[SweepSpec, Theorem]:
         seeds = (_integer(data.get("seed", 0), "seed", 0, SEED_LIMIT - 1),)
     spec = SweepSpec(theorem.id, grid, fixed, _integer(data.get("dps", MIN_DPS), "dps", MIN_DPS, MAX_DPS),
                      seeds, _boolean(data.get("search", True), "search"),
-                     _text(data["out"], "out") if "out" in data else None,
+                     _relative(data["out"]) if "out" in data else None,
                      _text(data.get("description", ""), "description", empty=True))
     if spec.size() > MAX_POINTS:
         raise InputError(f"{WHERE} grid", f"at most {MAX_POINTS} points (grid values x seeds)",
@@ -226,6 +226,18 @@ def _first_repeat(values: list[Any]) -> int | None:
             return i
         seen.add(v)
     return None
+
+
+def _relative(value: Any) -> str:
+    """The spec's ``out``: a folder relative to the working directory that stays below it (no absolute
+    path, no ``..``), so a spec someone else wrote cannot send a sweep's writes elsewhere; ``--out DIR``
+    on the command line may name any folder."""
+    text = _text(value, "out")
+    parts = text.replace("\\", "/").split("/")
+    if text.startswith(("/", "~")) or Path(text).is_absolute() or ".." in parts or ":" in parts[0]:
+        raise InputError(f"{WHERE} out", "a folder relative to the working directory, without '..' (--out "
+                         "DIR names any folder)", value)
+    return text
 
 
 def _boolean(value: Any, field: str) -> bool:

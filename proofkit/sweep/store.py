@@ -10,6 +10,9 @@ conform to its published schema (``proofkit/schemas/sweep-point.schema.json``; t
 ``sweep-manifest.schema.json``; docs/formats.md) or does not hold the point its name says is recomputed (the
 caller warns).
 
+A point file or manifest that is a symbolic link is replaced by a regular file (the link's target is never
+written); a ``points/`` folder that is a link is refused.
+
 Point files are deterministic: the same point gives the same bytes in every run, except ``elapsed_s``
 (the one timing field). Counterexample records are named relative to the folder, so a sweep folder can
 be moved or compared with another.
@@ -77,11 +80,11 @@ def open_folder(out: Path, spec: SweepSpec, *, force: bool) -> None:
     elif not manifest.exists() and not force and any(not _ours(p.name) for p in out.iterdir()):
         raise InputError("--out", f"a new or empty folder or a sweep folder (one with {MANIFEST}); "
                          "--force uses it anyway", str(out))
-    atomic.prepare_folder(out / POINTS, "--out", create=True)
+    atomic.prepare_folder(out / POINTS, "--out", create=True, own=True)
     if force or not manifest.exists():
         body = {"format": MANIFEST_FORMAT, "spec": spec.canonical(), "spec_sha256": spec.sha256(),
                 "points": spec.size(), "description": spec.description, "proofkit_version": __version__}
-        atomic.write_file(manifest, _dump(body), "--out")
+        atomic.write_file(manifest, _dump(body), "--out", replace_link=True)
 
 
 def _ours(name: str) -> bool:
@@ -116,7 +119,7 @@ def point_body(ident: Mapping[str, Any], point_key: str, row: ScanRow, out: Path
 
 
 def write_point(out: Path, body: Mapping[str, Any]) -> Path:
-    return atomic.write_file(point_path(out, body["key"]), _dump(dict(body)), "--out")
+    return atomic.write_file(point_path(out, body["key"]), _dump(dict(body)), "--out", replace_link=True)
 
 
 def read_point(out: Path, point_key: str, ident: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:

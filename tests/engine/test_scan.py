@@ -118,3 +118,13 @@ def test_scan_out_is_checked_before_the_scan(capsys, tmp_path, monkeypatch, out)
     code, out_text, err = run_cli(capsys, "scan", "AM24.T4", "--param", "T", "--values", "1",
                                   "--out", out.format(tmp=tmp_path))
     assert code == 2 and out_text == "" and err.startswith("proofkit: bad input: --out: ")
+
+
+@pytest.mark.parametrize("values,dup", [("3,2,3", "3"), ("1, 1", "1"), ("2,2.0", None)])
+def test_a_value_given_twice_is_refused_as_a_sweep_refuses_it(capsys, values, dup):
+    """Issue 27, item 6: ``scan --values 3,3`` computed the duplicate; a sweep's grid refuses it."""
+    from proofkit.interface.testing import run_cli
+
+    code, out, err = run_cli(capsys, "scan", "AM24.T4", "--param", "T", "--values", values)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert (f"each value once (as a sweep's grid), got '{dup}'" in err) if dup else "--values" in err

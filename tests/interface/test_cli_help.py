@@ -148,3 +148,26 @@ def test_bash_completes_subcommands_options_choices_and_theorem_ids(tmp_path, on
                           env={"PATH": f"{on_path}:/usr/bin:/bin", "HOME": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     assert [set(line.split()) for line in done.stdout.splitlines()] == [want for _, want in BASH_CASES]
+
+
+def test_every_subcommand_accepts_the_global_options_after_it():
+    """Issue 27, item 6: ``proofkit check AM24.T4 --backend numpy`` was 'unrecognized arguments'."""
+    names = [(path, sp) for path, sp in parsers(build_parser()) if path]
+    assert len(names) > 20
+    for path, sp in names:
+        have = sp._option_string_actions
+        for option in ("--theorems", "--backend", "--max-work", "-q"):
+            assert option in have, (path, option)
+
+
+def test_global_options_after_the_subcommand_take_effect(capsys, tmp_path):
+    root = Path(__file__).resolve().parents[2]
+    toy = str(root / "tests" / "sweep" / "sweep_theorems")
+    code, out, err = run(capsys, "check", "SWEEP.TOY", "--backend", "numpy", "--theorems", toy, "-q",
+                             "--max-work", "1e12")
+    assert code == 0 and err == "" and "SWEEP.TOY" in out
+    code, out, _ = run(capsys, "--theorems", str(root / "docs" / "examples" / "my_theorems"), "list",
+                           "--theorems", toy)
+    assert code == 0 and "SWEEP.TOY" in out and "MY.T1" in out  # added to the folders given before
+    code, _, err = run(capsys, "check", "SWEEP.TOY", "--theorems", toy, "--max-work", "0")
+    assert code == 2 and "--max-work" in err

@@ -122,6 +122,32 @@ def test_broken_user_file_is_one_line_naming_file_and_line(capsys, tmp_path):
         registry.load_all([tmp_path])
 
 
+@pytest.mark.parametrize("kind", ["fifo", "dangling", "loop", "folder"])
+def test_a_theorem_file_that_is_no_regular_file_is_one_line_never_a_hang(capsys, tmp_path, kind):
+    """Issue 27, item 4: a FIFO named a.py hung ``list`` with no output (the import blocks reading it); a
+    dangling link or a link loop gave a traceback. Each is now one line of bad input naming the file."""
+    shutil.copy(EXAMPLE_FILE, tmp_path / "good.py")
+    bad = tmp_path / "a.py"
+    if kind == "fifo":
+        os.mkfifo(bad)
+    elif kind == "dangling":
+        bad.symlink_to(tmp_path / "missing.py")
+    elif kind == "loop":
+        bad.symlink_to(bad)
+    else:
+        bad.mkdir()
+    code, out, err = run(capsys, "--theorems", str(tmp_path), "list")
+    _one_line_bad_input(code, out, err, f"theorem file {bad}", "regular Python file")
+
+
+@pytest.mark.parametrize("tid", ["../X.T", "X.T\nY", "X T", "X/T", "1X.T", "X..T", "", "X.T.", "A" * 40])
+def test_a_theorem_id_outside_the_one_pattern_is_refused(capsys, tmp_path, tid):
+    """Issue 27, item 4: an id with '../' or a newline was accepted and split a ``list`` line."""
+    (tmp_path / "odd.py").write_text(EXAMPLE_FILE.read_text().replace('id="MY.T1"', f"id={tid!r}"))
+    code, out, err = run(capsys, "--theorems", str(tmp_path), "list")
+    _one_line_bad_input(code, out, err, f"theorem file {tmp_path / 'odd.py'}", "theorem id: expected letters")
+
+
 def test_documented_falsify_and_replay(capsys, tmp_path):
     out_dir = tmp_path / "cex"
     code, out, err = run(capsys, "--theorems", str(EXAMPLES), "falsify", "MY.T1", "--drop", "T>=2",

@@ -99,12 +99,35 @@ def test_permission_denied_is_write_error(tmp_path, monkeypatch):
     assert "Permission denied" in str(info.value)
 
 
-def test_symlink_is_followed_not_replaced(tmp_path):
-    real, link = tmp_path / "real.json", tmp_path / "link.json"
+@pytest.mark.parametrize("dangling", [False, True])
+def test_a_link_at_the_destination_is_refused_and_its_target_untouched(tmp_path, dangling):
+    real, link = tmp_path / "outside" / "real.json", tmp_path / "link.json"
+    real.parent.mkdir()
+    if not dangling:
+        real.write_text("old")
+    link.symlink_to(real)
+    with pytest.raises(atomic.WriteError, match="symbolic link"):
+        atomic.write_file(link, "new", "--out")
+    assert link.is_symlink() and (real.read_text() == "old" if not dangling else not real.exists())
+
+
+def test_an_owned_file_replaces_the_link_itself_never_its_target(tmp_path):
+    real, link, loop = tmp_path / "real.json", tmp_path / "link.json", tmp_path / "loop.json"
     real.write_text("old")
     link.symlink_to(real)
-    atomic.write_file(link, "new", "--out")
-    assert link.is_symlink() and real.read_text() == "new"
+    loop.symlink_to(loop)
+    atomic.write_file(link, "new", "--out", replace_link=True)
+    atomic.write_file(loop, "new", "--out", replace_link=True)
+    assert real.read_text() == "old"
+    assert not link.is_symlink() and link.read_text() == "new" and loop.read_text() == "new"
+
+
+def test_an_owned_folder_that_is_a_link_is_refused(tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "points").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(atomic.WriteError, match="symbolic link"):
+        atomic.prepare_folder(tmp_path / "points", "--out", create=True, own=True)
+    assert atomic.prepare_folder(tmp_path / "points", "--out", create=True) == tmp_path / "points"
 
 
 # ----------------------------------------------------------------------------- records

@@ -28,7 +28,17 @@ from proofkit.sweep.summary import Entry, thresholds
 TOY = str(Path(__file__).resolve().parent / "sweep_theorems")
 
 
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path, monkeypatch):
+    """Every test runs in its own folder: a spec's out is relative to the working directory."""
+    monkeypatch.chdir(tmp_path)
+
+
 def write_spec(folder: Path, name: str = "spec.json", **fields) -> Path:
+    """A spec file in ``folder`` (the working directory): an ``out`` given as a path below it is written
+    relative, as specs must name it."""
+    if isinstance(fields.get("out"), str) and Path(fields["out"]).is_absolute():
+        fields["out"] = str(Path(fields["out"]).relative_to(folder))
     body = {"theorem": "SWEEP.TOY", "grid": {"n": [4, 1, 2, 6], "mode": ["a", "b"]}, **fields}
     path = folder / name
     path.write_text(json.dumps(body))
@@ -87,6 +97,10 @@ BAD_SPECS = [
     ({"theorem": "SWEEP.TOY", "grid": {"n": [1]}, "search": "yes"}, "sweep spec search"),
     ({"theorem": "SWEEP.TOY", "grid": {"n": [1]}, "out": 3}, "sweep spec out"),
     ({"theorem": "SWEEP.TOY", "grid": {"n": [1]}, "out": " "}, "sweep spec out"),
+    ({"theorem": "SWEEP.TOY", "grid": {"n": [1]}, "out": "/tmp/elsewhere"}, "sweep spec out"),
+    ({"theorem": "SWEEP.TOY", "grid": {"n": [1]}, "out": "../up"}, "sweep spec out"),
+    ({"theorem": "SWEEP.TOY", "grid": {"n": [1]}, "out": "a/../../up"}, "sweep spec out"),
+    ({"theorem": "SWEEP.TOY", "grid": {"n": [1]}, "out": "~/home"}, "sweep spec out"),
     ({"theorem": "SWEEP.TOY", "grid": {"n": [1]}, "description": 5}, "sweep spec description"),
     ({"theorem": "SWEEP.TOY", "grid": {"n": list(range(1, 10)), "mode": ["a", "b"]},
       "seeds": list(range(600))}, "sweep spec grid"),  # 10 800 points > MAX_POINTS
@@ -131,6 +145,18 @@ def test_toml_spec_is_the_same_spec(tmp_path):
         with pytest.raises(InputError, match="^SPEC: expected valid TOML"):
             sweep_spec.load(tmp_path / "bad.toml")
     assert toml_spec.canonical() == json_spec.canonical() and toml_spec.sha256() == json_spec.sha256()
+
+
+@pytest.mark.parametrize("where", ["[grid]\nscale = [BIG]\n", "[grid]\nn = [1]\n[fixed]\nscale = BIG\n",
+                                   "[grid]\nn = [BIG]\n", "seeds = [BIG]\n[grid]\nn = [1]\n"])
+def test_an_over_long_integer_in_a_toml_spec_is_one_line_exit_2(capsys, tmp_path, where):
+    """Issue 27, item 3: a 400-digit integer (TOML has no digit limit) for a float parameter overflowed
+    float() with a traceback and exit 1; every numeric value is bounded before it is converted."""
+    spec = tmp_path / "spec.toml"
+    spec.write_text('theorem = "SWEEP.TOY"\n' + where.replace("BIG", "9" * 400))
+    code, out, err = run_cli(capsys, "--theorems", TOY, "sweep", str(spec), "--out", str(tmp_path / "o"))
+    assert code == 2 and len(err.splitlines()) == 1 and err.startswith("proofkit: bad input: sweep spec ")
+    assert "Traceback" not in err and not out
 
 
 def test_out_is_required(capsys, tmp_path):
@@ -224,6 +250,33 @@ def test_resume_recomputes_only_missing_or_unreadable_points(capsys, tmp_path):
     assert [untimed(after[n]) for n in names] == [untimed(before[n]) for n in names]
     code, summary, _ = sweep(capsys, spec)
     assert (summary["computed"], summary["resumed"]) == (0, 8) and points(out) == after
+
+
+def test_a_point_file_or_manifest_that_is_a_link_never_writes_through_it(capsys, tmp_path):
+    """Issue 27, item 1: a point file replaced by a link to a file outside the sweep folder is recomputed
+    and the link itself replaced; the outside file keeps its bytes. Likewise a linked manifest under
+    --force, a dangling link and a link loop; a points/ folder that is a link is refused."""
+    out, outside = tmp_path / "out", tmp_path / "outside.txt"
+    spec = write_spec(tmp_path, out=str(out), grid={"n": [1, 2, 3]})
+    assert sweep(capsys, spec)[0] == 0
+    before = points(out)
+    names = sorted(before)
+    outside.write_text("not proofkit's")
+    for name, target in zip(names, [outside, tmp_path / "missing.json", out / store.POINTS / names[2]]):
+        (out / store.POINTS / name).unlink()
+        (out / store.POINTS / name).symlink_to(target)
+    (out / store.MANIFEST).unlink()
+    (out / store.MANIFEST).symlink_to(outside)
+    code, summary, _ = sweep(capsys, spec, "--force")
+    assert code == 0 and summary["computed"] == 3 and outside.read_text() == "not proofkit's"
+    assert not any((out / store.POINTS / n).is_symlink() for n in names)
+    assert not (out / store.MANIFEST).is_symlink()
+    assert {n: untimed(b) for n, b in points(out).items()} == {n: untimed(b) for n, b in before.items()}
+    elsewhere = tmp_path / "elsewhere"
+    (out / store.POINTS).rename(elsewhere)
+    (out / store.POINTS).symlink_to(elsewhere)
+    code, _, err = sweep(capsys, spec)
+    assert code == 2 and len(err.splitlines()) == 1 and "symbolic link" in err
 
 
 def test_another_spec_is_refused_unless_forced(capsys, tmp_path):

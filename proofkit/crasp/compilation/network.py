@@ -246,7 +246,7 @@ def _vec_from(obj: Any, where: str, d: int) -> dict[int, Fraction]:
 
 
 #: byte cap of a network weights document (the library's largest is about 70 kB)
-MAX_NETWORK_BYTES = 64 << 20
+MAX_NETWORK_BYTES = 8 << 20
 #: cap on any matrix dimension of a stored network
 MAX_NETWORK_DIM = 1 << 20
 _NETWORK_FORMAT = "proofkit-limit-transformer-1"
