@@ -32,6 +32,7 @@ _PUBLIC = {
                      "Generalization", "SymbolicStep", "Computed", "WitnessOutcome", "predicate",
                      "function", "T_len", "h_model", "f_model"), "proofkit.language.spec"),
     **dict.fromkeys(("Proof", "Step"), "proofkit.language.proof"),
+    "Cost": "proofkit.language.cost",
     **dict.fromkeys(("Param", "ParamSpace", "param_T", "param_activation", "param_supervision"),
                     "proofkit.language.params"),
     # the shared statement vocabulary

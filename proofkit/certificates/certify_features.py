@@ -68,7 +68,7 @@ def affine_degree(expr: sp.Basic, names: set[str]) -> int | None:
     if isinstance(expr, MatMul):
         scalar, mats = expr.as_coeff_matrices()
         degs = [affine_degree(f, names) for f in mats]
-        if not sp.sympify(scalar).is_Rational or None in degs or sum(degs) > 1:
+        if not sp.sympify(scalar, strict=True).is_Rational or None in degs or sum(degs) > 1:
             return None
         return sum(degs)
     if isinstance(expr, MatAdd):

@@ -114,7 +114,7 @@ def zero_risk_symbolic(problem: Any, q: Sequence[sp.Rational], n: int) -> Symbol
             return SymbolicProof(False, f"the family cannot be evaluated on symbolic tokens "
                                         f"({type(exc).__name__})")
         for c, d in enumerate(diffs):
-            if not _is_zero(sp.sympify(d)):
+            if not _is_zero(sp.sympify(d, strict=True)):
                 return SymbolicProof(False, f"h - f at length {t}, output {c} not shown to be 0")
     return SymbolicProof(True, "")
 

@@ -31,7 +31,7 @@ from ..language.tolerances import FIT_TOL, effective_dps, fmt
 from ..language.verdict import ClaimResult, Erratum, TheoremResult, Verdict, combine
 from ..numerics.backend import MP, mp_abs_max
 from ..runtime import progress
-from . import generalization, relations
+from . import costguard, generalization, relations
 from .fit import FitResult, fit, polish
 from .localid import LocalId, local_identifiability
 from .problem import Problem, build_problem
@@ -124,6 +124,7 @@ def check(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, dps: 
     dps = effective_dps(dps)
     t_start = time.perf_counter()
     params = theorem.params.resolve(overrides)
+    costguard.guard(theorem, params)
     violated = theorem.violated(params)
     results: list[ClaimResult] = []
     errata: list[Erratum] = []

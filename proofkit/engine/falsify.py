@@ -30,7 +30,7 @@ from ..language.verdict import Verdict
 from ..numerics.backend import MP, mp_abs_max, mp_str
 from ..runtime import progress
 from ..storage import record
-from . import dropspace, known
+from . import costguard, dropspace, known
 from .exactify import exact_candidate, simplify_numbers, snapped_candidate
 from .modelsearch import max_gap, search, shrink_dimensions, shrink_witness
 from .problem import Problem, build_problem
@@ -104,6 +104,7 @@ def falsify(theorem: Theorem, drops: Sequence[str] = (), overrides: Mapping[str,
     explicit = dict(overrides or {})
     for aid in drops:
         theorem.assumption(aid)  # an unknown id is bad input, before any work
+    costguard.guard(theorem, theorem.params.resolve(explicit))
     space = dropspace.space(theorem, drops, explicit, _buildable(theorem)) if drops else None
     if space is not None and space.settings:
         params = space.settings[0].params

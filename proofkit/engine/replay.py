@@ -27,6 +27,7 @@ from ..language.spec import Theorem, WitnessOutcome
 from ..language.tolerances import FIT_TOL, SEARCH_GAP, effective_dps, fmt
 from ..numerics.backend import MP, mp_abs_max
 from ..storage import record, safejson
+from . import costguard
 from .generalization import ball_gap, robust
 from .modelsearch import max_gap
 from .problem import build_problem
@@ -95,6 +96,7 @@ def _variant(thm: Theorem, rec: Mapping[str, Any]) -> dict[str, Any]:
         except InputError as exc:
             raise InputError(where, exc.expected, exc.got) from None
     params = thm.params.resolve(rec["params"])
+    costguard.guard(thm, params)
     _expect("params", params, rec["params"])
     defaults = thm.params.defaults()
     _expect("overrides", {k: v for k, v in params.items() if v != defaults[k]}, rec["overrides"])

@@ -82,7 +82,7 @@ def _atoms(exprs: tuple[sp.Basic, ...]) -> _Atoms:
 
 def _size(d: sp.Basic, sizes: Mapping[sp.Symbol, int]) -> int:
     """A dimension at these sizes; ShapeError (this assignment does not fit) unless a positive int."""
-    v = sp.sympify(sp.sympify(d).xreplace(sizes))
+    v = sp.sympify(sp.sympify(d, strict=True).xreplace(sizes), strict=True)
     if not (v.is_Integer and v > 0):
         raise ShapeError(f"dimension {d} is not a positive integer at {sizes}")
     return int(v)
@@ -100,7 +100,7 @@ def _exact(expr: sp.Basic, env: Mapping[str, sp.Matrix], values: Mapping[sp.Symb
         out = _exact(mats[0], env, values, sizes)
         for f in mats[1:]:
             out = out * _exact(f, env, values, sizes)
-        return out * sp.sympify(coeff).xreplace(values)
+        return out * sp.sympify(coeff, strict=True).xreplace(values)
     if isinstance(expr, MatAdd):
         parts = [_exact(a, env, values, sizes) for a in expr.args]
         total = parts[0]
@@ -112,7 +112,7 @@ def _exact(expr: sp.Basic, env: Mapping[str, sp.Matrix], values: Mapping[sp.Symb
     if isinstance(expr, Transpose):
         return _exact(expr.arg, env, values, sizes).T
     if isinstance(expr, MatPow):
-        base, k = _exact(expr.base, env, values, sizes), sp.sympify(expr.exp).xreplace(values)
+        base, k = _exact(expr.base, env, values, sizes), sp.sympify(expr.exp, strict=True).xreplace(values)
         if not k.is_Integer:
             raise Undefined(f"power {expr.exp} is not an integer at {dict(values)}")
         if not base.is_square:

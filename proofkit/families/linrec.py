@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..numerics.backend import FLOAT64, Ops
+from . import observer
 from .base import Batches, Family
 
 
@@ -195,9 +196,7 @@ class LinearRecurrence(Family):
     def exact_learner(self, theta: np.ndarray, targets: Any, digits: int) -> list[Any] | None:
         """Rational parameters of a learner whose Markov parameters j < len(targets) equal ``targets``
         exactly, near ``theta`` (see :mod:`proofkit.families.observer`); None when there is none there."""
-        from .observer import exact_learner
-
-        return exact_learner(self, theta, targets, digits)
+        return observer.exact_learner(self, theta, targets, digits)
 
     def canonicalize(self, theta: np.ndarray, reference: np.ndarray, ops: Ops) -> np.ndarray:
         """Similarity gauge: with C = A_h^-1 A_ref (square case),

@@ -502,6 +502,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into head & co.
         sys.stderr.close()
         return 0
+    except Exception as exc:  # a bug (proofkit's, or a theorem file's): exit 4, never read as a verdict
+        import traceback
+
+        traceback.print_exc()
+        print(f"proofkit: internal error: {cap_text(f'{type(exc).__name__}: {exc}', MAX_EXPECTED)} (no "
+              f"verdict; the traceback above says where)", file=sys.stderr)
+        return 4
 
 
 if __name__ == "__main__":

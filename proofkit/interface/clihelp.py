@@ -18,7 +18,8 @@ EXIT_CODES = """exit codes:
   1  refuted / regression (falsify: a counterexample found; replay: does not reproduce)
   2  bad input: one line on stderr, nothing computed
   3  inconclusive: could not be decided (the reason is printed)
-  4  internal error: a claim's own code raised (no verdict; the claim and the exception are printed)"""
+  4  internal error: a claim's own code, a theorem file or proofkit itself raised (no verdict; the
+     exception is printed)"""
 
 _EXAMPLES = {
     None: """examples:
@@ -53,6 +54,7 @@ Every verdict ends with a runnable 'reproduce:' line (a "reproduce" field with -
 
 _BAD = "  2  bad input: one line on stderr, nothing computed"
 _UNDECIDED = "  3  inconclusive: could not be decided"
+_INTERNAL = "  4  internal error: proofkit or a theorem file raised (no verdict; the traceback is printed)"
 _CODES = {
     "check": f"""exit codes:
   0  certified or confirmed (--all: every verdict is the theorem file's expected one)
@@ -64,15 +66,18 @@ _CODES = {
   0  searched, no counterexample found (--expect-counterexample: a counterexample found)
   1  a counterexample found (--expect-counterexample: none found)
 {_BAD}
-{_UNDECIDED} (the search could not run to an answer)""",
+{_UNDECIDED} (the search could not run to an answer)
+{_INTERNAL}""",
     "scan": f"""exit codes:
   0  the scan ran (each value's verdict is in its row)
-{_BAD}""",
+{_BAD}
+{_INTERNAL}""",
     "replay": f"""exit codes:
   0  the record reproduces
   1  it does not reproduce
 {_BAD}
-{_UNDECIDED}""",
+{_UNDECIDED}
+{_INTERNAL}""",
     "completion": f"""exit codes:
   0  the script is printed
 {_BAD}""",

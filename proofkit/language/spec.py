@@ -14,6 +14,7 @@ from typing import Any
 import sympy as sp
 from sympy.logic.boolalg import BooleanFunction
 
+from .cost import Cost
 from .params import ParamSpace
 from .proof import Proof, Step, validate
 from .verdict import Verdict
@@ -348,6 +349,10 @@ class Theorem:
     #: the id of the theorem whose printed statement this one corrects (derived here, not in the paper):
     #: its conclusion claims read "corrected", so a refutation is a refuted correction, never an erratum
     corrects: str = field(default="", kw_only=True)
+    #: how long a check takes, estimated from the parameters (:class:`proofkit.language.cost.Cost`); the
+    #: engine refuses a setting whose estimate exceeds the work cap before it starts. None: the check
+    #: finishes within a minute at every parameter's maximum (measured: docs/limits.md)
+    cost: Cost | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not THEOREM_ID.fullmatch(self.id):
@@ -355,6 +360,11 @@ class Theorem:
                              f"of at most 32 characters, the first starting with a letter (such as "
                              f"PAPER.T1), got {str(self.id)[:80]!r}")
         validate(self.proofs, self.sentences, (c.name for c in self.claims), self.id)
+        if self.cost is not None:
+            names = set(self.params.names())
+            for name in self.cost.grows:
+                if name not in names or self.params.get(name).type not in (int, float):
+                    raise ValueError(f"{self.id}: cost grows with {name!r}, which is no numeric parameter")
         if self.corrects:
             for c in self.claims:
                 if c.role == "conclusion" and c.reading != "corrected":

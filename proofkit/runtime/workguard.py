@@ -38,6 +38,9 @@ COMPILE_PAIR = 400
 #: 140 ns)
 SCALAR_CELL = 100
 ENV = "PROOFKIT_MAX_WORK"
+#: units per second of a theorem's declared running time (:class:`proofkit.language.cost.Cost`): the
+#: measured cell-op rate, so the default cap is about a minute of a check as well
+UNITS_PER_SECOND = 680_000_000
 
 _cap: ContextVar[int | None] = ContextVar("proofkit_max_work", default=None)
 
@@ -145,3 +148,9 @@ def compilation(delta: int, periodic_ops: int, width: int) -> Work:
     units = (periodic_ops * delta * delta + delta * width) * COMPILE_PAIR
     return Work(units, f"({periodic_ops} periodic ops x Delta^2 + Delta x {width} dims) x {COMPILE_PAIR} "
                        f"with Delta = {delta}")
+
+
+def seconds(estimate: float, formula: str) -> Work:
+    """A running time estimated in seconds (a theorem's declared cost) as work units."""
+    units = estimate * UNITS_PER_SECOND
+    return Work(int(min(units, 10.0**30)), f"{formula} = {estimate:.3g} s x {UNITS_PER_SECOND:.1e} units/s")

@@ -323,3 +323,18 @@ def test_option_numbers_are_ascii_and_junk_is_not_echoed_whole(capsys):
         main(["list", "x" * 100_000])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and len(err) < 1000 and "characters)" in err
+
+
+def test_a_crash_is_exit_4_never_a_verdict(capsys, monkeypatch):
+    """A bug (here: a built-in theorem file that fails to import) is exit 4 with its traceback: exit 1 would
+    read as 'refuted' (issue 27)."""
+    from proofkit.interface.testing import run_cli
+    from proofkit.language import registry
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a built-in theorem file's bug")
+
+    monkeypatch.setattr(registry, "load_all", broken)
+    code, out, err = run_cli(capsys, "list")
+    assert code == 4 and out == "" and "Traceback" in err
+    assert err.strip().splitlines()[-1].startswith("proofkit: internal error: RuntimeError: a built-in")
