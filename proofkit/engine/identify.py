@@ -10,12 +10,13 @@ sympy rational matrices). Nothing is parsed from text.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import mpmath as mp
 import numpy as np
 import sympy as sp
+from sympy.matrices.exceptions import NonSquareMatrixError, ShapeError
 from sympy.matrices.expressions import (
     Identity,
     Inverse,
@@ -265,25 +266,33 @@ def nearby(expr: sp.Basic, group_symbols: set[str]) -> Iterator[tuple[sp.Basic, 
     printed side itself: substituting C.T for C in a side that already holds C.T gives C, not C.T.T."""
     seen = {sp.srepr(canonical(expr))}
 
-    def raw() -> Iterator[tuple[sp.Basic, str]]:
+    def raw() -> Iterator[tuple[Callable[[], sp.Basic], str]]:
+        # each candidate is built lazily: with concretely shaped factors (a 1x2 times a 2x2) a reordered
+        # product or a replaced factor may not fit, which rules that candidate out, not the search
         if isinstance(expr, MatMul):
             scalar, mats = expr.as_coeff_matrices()
             for perm in itertools.permutations(range(len(mats))):
-                yield _product(scalar, [mats[i] for i in perm]), "factors reordered"
+                yield (lambda perm=perm: _product(scalar, [mats[i] for i in perm])), "factors reordered"
         for node in sp.preorder_traversal(expr):
             if isinstance(node, MatrixSymbol) and node.name in group_symbols:
-                yield expr.xreplace({node: Inverse(node)}), f"{node.name} replaced by its inverse"
-                yield expr.xreplace({node: Transpose(node)}), f"{node.name} replaced by its transpose"
+                yield (lambda node=node: expr.xreplace({node: Inverse(node)})), \
+                    f"{node.name} replaced by its inverse"
+                yield (lambda node=node: expr.xreplace({node: Transpose(node)})), \
+                    f"{node.name} replaced by its transpose"
             if isinstance(node, Inverse):
                 X = node.arg
-                pinv = MatMul(Inverse(MatMul(Transpose(X), X)), Transpose(X))
-                yield (expr.xreplace({node: pinv}),
-                       f"inverse of {show(X)} replaced by its left pseudo-inverse")
+                yield (lambda node=node, X=X: expr.xreplace(
+                    {node: MatMul(Inverse(MatMul(Transpose(X), X)), Transpose(X))})), \
+                    f"inverse of {show(X)} replaced by its left pseudo-inverse"
                 if isinstance(X, MatrixSymbol) and X.name in group_symbols:
-                    yield expr.xreplace({node: X}), f"{X.name}^-1 replaced by {X.name}"
+                    yield ((lambda node=node, X=X: expr.xreplace({node: X})),
+                           f"{X.name}^-1 replaced by {X.name}")
 
-    for cand, what in raw():
-        cand = canonical(cand)
+    for build, what in raw():
+        try:
+            cand = canonical(build())
+        except (ShapeError, NonSquareMatrixError, ValueError, TypeError):
+            continue
         key = sp.srepr(cand)
         if key not in seen:
             seen.add(key)

@@ -48,6 +48,8 @@ def parse(text: str, convention: str) -> Any:
 
     def unary() -> Any:
         nonlocal pos
+        if pos >= len(toks):  # text that ends after an operator or an opening parenthesis
+            raise ValueError("an operand expected at the end")
         t = toks[pos]
         pos += 1
         if t == "¬":

@@ -29,3 +29,11 @@ def test_bad_text_is_a_value_error():
 def test_compare_readings():
     same, simp = boolean.compare_readings({"a": "p1 & (p2 | ¬p2)", "b": "p2"}, "p1", "sympy")
     assert same == {"a": True, "b": False} and simp == {"a": p1, "b": p2}
+
+
+@pytest.mark.parametrize("text", ["", "p0 &", "p0 | ", "(", "¬", "p0 & (p1 |", "~~"])
+def test_text_that_ends_where_an_operand_is_due_is_refused_not_an_index_error(text):
+    for convention in boolean.CONVENTIONS:
+        assert not boolean.parses(text, convention)
+        with pytest.raises(ValueError):
+            boolean.parse(text, convention)
