@@ -178,7 +178,7 @@ def scan(theorem: Theorem, param: str, values: Sequence[Any], base_overrides: Ma
 
     def report(i: int, row: ScanRow) -> None:
         progress.done(f"{progress.counter(i + 1, len(values))} {theorem.id} {param}={row.value}: "
-                      f"{row.status} ({row.elapsed_s:.1f} s)")
+                      f"{row.status} ({row.elapsed_s:.1f} s)", total=len(values))
 
     if jobs > 1:
         base = dict(base_overrides or {})

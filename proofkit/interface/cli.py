@@ -326,7 +326,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     def emit(i: int, res: TheoremResult) -> None:  # as each theorem is decided (pool: completion order)
         if args.all:
             progress.done(f"{progress.counter(i + 1, len(thms))} {res.id:12s} {res.label}"
-                          f"{'' if res.as_expected() else '  (NOT as expected)'} ({res.elapsed_s:.1f} s)")
+                          f"{'' if res.as_expected() else '  (NOT as expected)'} ({res.elapsed_s:.1f} s)",
+                          total=len(thms))
         elif not args.json:
             print(report.theorem_detail(res) + f"\nreproduce: {_reproduce(args, res.id)}")
         if args.json and args.jobs <= 1:
@@ -483,6 +484,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         cap = args.max_work if args.max_work is not None else workguard.max_work()
         with registry.using(args.theorems), workguard.work_cap(cap), arrays.using(args.backend), \
                 progress.reporting(not args.quiet):
+            progress.stage(f"{args.cmd}: loading theorems")  # shown if importing them takes a second
             return handler(args)
     except InputError as exc:
         print(f"proofkit: bad input: {exc}", file=sys.stderr)

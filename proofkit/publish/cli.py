@@ -217,7 +217,7 @@ def report_main(args: argparse.Namespace) -> int:
 
     def done(i: int, res: Any) -> None:
         progress.done(f"{progress.counter(i + 1, len(thms))} {res.id:12s} {res.verdict} "
-                      f"({res.elapsed_s:.1f} s)")
+                      f"({res.elapsed_s:.1f} s)", total=len(thms))
 
     from ..engine.check import check_id
 

@@ -4,7 +4,8 @@ Engine code reports the stage it is in (``stage("AM24.T4: fit")``) and each fini
 run (``done("[3/28] AM24.T4 certified (2.1 s)")``). Nothing is printed unless a command line turned
 reporting on (:func:`reporting`), so library use and pool workers stay silent. On a terminal the current
 stage is a transient rich status line that appears once the command has run for a second, and finished
-units scroll above it; otherwise (a pipe, a CI log) plain lines: every finished unit, and a stage line
+units scroll above it (with a bar, done/total and the estimated time left once counted units finish);
+otherwise (a pipe, a CI log) plain lines: every finished unit, and a stage line
 for each stage that lasts a second or more, so short commands print nothing.
 stdout is never touched: tables and ``--json`` stay clean.
 """
@@ -41,7 +42,7 @@ class _Plain:
         self.timer.daemon = True
         self.timer.start()
 
-    def done(self, text: str) -> None:
+    def done(self, text: str, total: int | None = None) -> None:
         self.close()
         self._print(text)
 
@@ -51,40 +52,76 @@ class _Plain:
             self.timer = None
 
 
+def _WhenCounted(column: Any) -> Any:
+    """A rich progress column drawn only once the run has a count of units (a bar, done/total and the
+    time left mean nothing for one check)."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class WhenCounted(ProgressColumn):
+        def render(self, task: Any) -> Any:
+            return column.render(task) if task.total is not None else Text("")
+
+    return WhenCounted()
+
+
 class _Live:
-    """A rich status line (spinner + stage), started after DELAY_S, removed when the command ends."""
+    """A transient rich progress line on a terminal: spinner, the current stage, and once a run of counted
+    units is under way a bar with done/total, elapsed and estimated time left. It appears once the command
+    has run DELAY_S (whatever it is doing then: a stage set later shows at once) and is removed at the end;
+    finished units scroll above it."""
 
     def __init__(self, stream: TextIO) -> None:
         from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            SpinnerColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         self.console = Console(file=stream, highlight=False, soft_wrap=True)
-        self.text, self.status = "", None
+        counted = [_WhenCounted(c) for c in (BarColumn(), MofNCompleteColumn(), TextColumn("time left"),
+                                            TimeRemainingColumn())]
+        self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), *counted,
+                            console=self.console, transient=True)
+        self.task = self.bar.add_task("working", total=None)
+        self.shown, self.due = False, False
         self.lock = threading.Lock()
-        self.timer = threading.Timer(DELAY_S, self._start)
+        self.timer = threading.Timer(DELAY_S, self._due)
         self.timer.daemon = True
         self.timer.start()
 
-    def _start(self) -> None:
+    def _due(self) -> None:
         with self.lock:
-            if self.status is None and self.text:
-                self.status = self.console.status(self.text)
-                self.status.start()
+            self.due = True
+            self._show()
+
+    def _show(self) -> None:
+        if self.due and not self.shown:
+            self.bar.start()
+            self.shown = True
 
     def stage(self, text: str) -> None:
         with self.lock:
-            self.text = text
-            if self.status is not None:
-                self.status.update(text)
+            self.bar.update(self.task, description=text)
+            self._show()
 
-    def done(self, text: str) -> None:
-        self.console.print(text, markup=False)
+    def done(self, text: str, total: int | None = None) -> None:
+        with self.lock:
+            self.bar.console.print(text, markup=False)
+            if total is not None:
+                self.bar.update(self.task, total=total, advance=1)
 
     def close(self) -> None:
         self.timer.cancel()
         with self.lock:
-            if self.status is not None:
-                self.status.stop()
-                self.status = None
+            if self.shown:
+                self.bar.stop()
+                self.shown = False
 
 
 _sink: _Plain | _Live | None = None
@@ -123,10 +160,12 @@ def stage(text: str) -> None:
         _sink.stage(text)
 
 
-def done(text: str) -> None:
-    """One finished unit of a longer run (a theorem of ``check --all``, a value of ``scan``)."""
+def done(text: str, total: int | None = None) -> None:
+    """One finished unit of a longer run (a theorem of ``check --all``, a value of ``scan``); ``total``:
+    the units of the run, given with each finished one, which a terminal shows as a bar with the time
+    left."""
     if _sink is not None:
-        _sink.done(text)
+        _sink.done(text, total)
 
 
 def counter(k: int, n: int) -> str:

@@ -107,5 +107,5 @@ def _run(args: argparse.Namespace, spec: SweepSpec, theorem: Theorem, out: Path,
             continue
         entry.body = store.point_body(idents[outcome.key], outcome.key, outcome.row, out)
         store.write_point(out, entry.body)
-        progress.done(f"{where} {entry.body['status']} ({entry.body['elapsed_s']:.1f} s)")
+        progress.done(f"{where} {entry.body['status']} ({entry.body['elapsed_s']:.1f} s)", total=len(calls))
     return entries

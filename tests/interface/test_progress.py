@@ -95,3 +95,19 @@ def _fake_row(value):
     from proofkit.engine.scan import HOLDS, ScanRow
 
     return ScanRow(value, HOLDS, "fake", "certified", {}, None)
+
+
+def test_a_stage_set_after_the_delay_still_shows_with_a_bar(loud):
+    """Issue 28, item 2: on a terminal the one-shot timer fired while theorems were still loading (no stage
+    yet) and never retried, so `check AM24.T5` showed nothing for 20 s. Now the line is due once the delay
+    has passed, whatever comes later, and counted units draw a bar with done/total."""
+    buf = _Tty()
+    with progress.reporting(stream=buf):
+        time.sleep(0.2)  # loading: no stage yet when the delay passes
+        progress.stage("AM24.T5: fit")
+        time.sleep(0.3)
+        progress.done("[1/3] AM24.T1 certified", total=3)
+        time.sleep(0.3)
+    text = buf.getvalue()
+    assert "AM24.T5: fit" in text and "[1/3] AM24.T1 certified" in text
+    assert "1/3" in text.split("certified")[-1]  # the bar after the row
