@@ -124,6 +124,7 @@ def check(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, dps: 
     dps = effective_dps(dps)
     t_start = time.perf_counter()
     params = theorem.params.resolve(overrides)
+    defaults = theorem.params.defaults()
     costguard.guard(theorem, params)
     violated = theorem.violated(params)
     results: list[ClaimResult] = []
@@ -171,7 +172,7 @@ def check(theorem: Theorem, overrides: Mapping[str, Any] | None = None, *, dps: 
     return TheoremResult(
         id=theorem.id, verdict=verdict, claims=results, errata=errata, dps=dps, seed=seed, params=params,
         elapsed_s=time.perf_counter() - t_start, diagnostics=diag, violated_assumptions=violated,
-        flags=flags,
+        flags=flags, overrides={k: v for k, v in params.items() if v != defaults[k]},
     )
 
 

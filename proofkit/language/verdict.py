@@ -104,6 +104,20 @@ class TheoremResult:
     violated_assumptions: list[str] = field(default_factory=list)
     #: what a reader must know about this check: controls that do not bite, inapplicable theorem, ...
     flags: list[str] = field(default_factory=list)
+    #: the parameters set away from the theorem's defaults (empty: the theorem as stated)
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def headline(self) -> str:
+        """What was checked and its verdict, as one line to quote: the theorem id, the parameters set
+        away from its defaults, and where those violate assumptions, that the verdict is about a setting
+        outside the theorem (``AM24.T4 at T=1: refuted, outside the theorem (violates T>=2)``)."""
+        where = self.id + (" at " + ", ".join(f"{k}={v}" for k, v in self.overrides.items())
+                           if self.overrides else "")
+        verdict = self.label.upper() if self.errors else str(self.verdict)
+        outside = (f", outside the theorem (violates {', '.join(self.violated_assumptions)})"
+                   if self.violated_assumptions else "")
+        return f"{where}: {verdict}{outside}"
 
     @property
     def errors(self) -> list[ClaimResult]:
@@ -135,6 +149,8 @@ class TheoremResult:
             "dps": self.dps,
             "seed": self.seed,
             "params": self.params,
+            "overrides": self.overrides,
+            "headline": self.headline,
             "violated_assumptions": self.violated_assumptions,
             "flags": self.flags,
             "records": self.records,

@@ -49,12 +49,9 @@ def human(value: Any) -> str:
 def theorem_detail(r: TheoremResult) -> str:
     """One theorem's result: verdict, flags, every claim with its evidence, errata, diagnostics (the fit
     and the local identifiability in words)."""
-    out = [f"{r.id}: {r.label.upper() if r.errors else r.verdict}  (dps {r.dps}, seed {r.seed}, "
-           f"{r.elapsed_s:.2f}s)"]
+    out = [f"{r.headline}  (dps {r.dps}, seed {r.seed}, {r.elapsed_s:.2f}s)"]
     out += [f"  ERROR: claim {c.name!r} raised {c.error}: an internal error of the claim's code, not a "
             "verdict" for c in r.errors]
-    if r.violated_assumptions:
-        out.append("  assumptions violated by these parameters: " + ", ".join(r.violated_assumptions))
     out += [f"  NOTE: {f}" for f in r.flags]
     for c in r.claims:
         flag = "" if c.expected is None or c.expected == c.verdict else f"  [EXPECTED {c.expected}]"
