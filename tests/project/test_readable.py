@@ -202,3 +202,17 @@ def test_a_bad_values_entry_names_values(capsys):
     code, out, err = run(capsys, "scan", THM, "--param", "T", "--values", "1,x")
     assert code == 2 and out == ""
     assert err.startswith("proofkit: bad input: --values: expected each entry int in [1, 50] (values of T)")
+
+
+def test_the_headline_names_the_variant_and_its_violated_assumptions(capsys):
+    """Issue 28, item 6: 'AM24.T4: refuted' for a setting outside the theorem read, copied into notes, as
+    the theorem being false. The headline names the parameters set and the assumptions they violate."""
+    toy = "tests/sweep/sweep_theorems"
+    with registry.using([toy]):
+        thm = registry.get("SWEEP.TOY")
+        assert check(thm).headline == "SWEEP.TOY: certified"
+        res = check(thm, {"n": 1, "mode": "b"})
+    assert res.headline == "SWEEP.TOY at n=1, mode=b: refuted, outside the theorem (violates n>=3)"
+    assert res.as_dict()["overrides"] == {"n": 1, "mode": "b"}
+    code, out, _ = run(capsys, "--theorems", toy, "check", "SWEEP.TOY", "--set", "n=1")
+    assert code == 1 and out.splitlines()[0].startswith("SWEEP.TOY at n=1: refuted, outside the theorem")
