@@ -57,3 +57,16 @@ class InputError(ValueError):
         if got is not None:
             msg += f", got {echo(got)}"
         super().__init__(msg)
+
+
+def did_you_mean(name: object, choices: object) -> str:
+    """' (did you mean X?)' naming the closest of ``choices`` to ``name`` (case ignored), or '' when none
+    is close: appended to the expectation of an error that read an unknown name."""
+    import difflib
+
+    if not isinstance(name, str):
+        return ""
+    options = [str(c) for c in choices]  # type: ignore[attr-defined]
+    folded = {c.casefold(): c for c in options}
+    hit = difflib.get_close_matches(name.casefold(), list(folded), n=1, cutoff=0.6)
+    return f" (did you mean {folded[hit[0]]}?)" if hit else ""

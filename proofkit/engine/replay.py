@@ -139,7 +139,12 @@ def _replay_witness(path: str, thm: Theorem, rec: Mapping[str, Any], params: dic
     """A witness record is the falsifier's deterministic output at its params: the stored witness is
     re-decided by the falsifier's replay (which checks the fields it derives), the search is re-run and
     the claim, every witness field, the search effort and the certificate must equal its output. A
-    record of an engine construction is re-decided by re-running the construction at its params."""
+    record of an engine construction is re-decided by re-running the construction at its params. A
+    theorem whose falsifier cannot replay a witness (no ``replay``) cannot vouch for one: bad input."""
+    if construction is None and not callable(getattr(thm.falsifier, "replay", None)):
+        raise InputError("witness", f"a witness {thm.id}'s falsifier can replay (it has no replay method: "
+                                     "its "
+                         "records can be searched again, not re-decided)", path)
     ref = (construction or thm.falsifier).search(params)
     out = ref if construction is not None else thm.falsifier.replay(rec["witness"])
     if ref.witness is None:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import MAX_ECHO, MAX_EXPECTED, InputError, cap_text
+from ..errors import MAX_ECHO, MAX_EXPECTED, InputError, cap_text, did_you_mean
 from ..language.verdict import TheoremResult, Verdict
 from ..runtime import progress, workguard
 from ..storage.atomic import prepare_folder
@@ -100,8 +101,39 @@ def add_max_work(s: argparse.ArgumentParser, top: bool = False) -> None:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # bad usage is bad input: one line, exit 2
         # argparse quotes unrecognized arguments whole: cap the line like every other input error
-        print(f"proofkit: error: {cap_text(message, MAX_EXPECTED + MAX_ECHO)}", file=sys.stderr)
+        line = cap_text(_suggest(self, message), MAX_EXPECTED + MAX_ECHO)
+        print(f"proofkit: error: {line}", file=sys.stderr)
         raise SystemExit(2)
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '(?P<got>[^']*)' \(choose from (?P<choices>.*)\)$")
+_UNRECOGNIZED = re.compile(r"unrecognized arguments: (?P<got>\S+)")
+
+
+def _suggest(parser: argparse.ArgumentParser, message: str) -> str:
+    """argparse's message with the closest name added: a subcommand or choice (``proofkit chek``: did you
+    mean check?) or an option (``--theorem``: did you mean --theorems?)."""
+    if m := _INVALID_CHOICE.search(message):
+        choices = re.findall(r"'([^']*)'", m["choices"])
+        hint = did_you_mean(m["got"], choices)
+        return message.replace(" (choose from", f"{hint} (choose from", 1) if hint else message
+    if (m := _UNRECOGNIZED.search(message)) and m["got"].startswith("-"):
+        # the top parser reports a subcommand's leftovers: the options of the subcommand typed count
+        typed = [a for a in getattr(parser, "argv", sys.argv[1:]) if not a.startswith("-")][:2]
+        options = [o for sub in _parsers(parser) if sub.prog.split()[1:] == typed[:len(sub.prog.split()) - 1]
+                   for a in sub._actions for o in a.option_strings]
+        return message + did_you_mean(m["got"].split("=", 1)[0], options)
+    return message
+
+
+def _parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parser and its subcommands' parsers, at every depth."""
+    out = [parser]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                out += _parsers(sub)
+    return out
 
 
 class _Version(argparse.Action):
@@ -410,7 +442,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     from ..render import report
 
     thm = registry.get(args.id)
-    param = thm.params.get(args.param)
+    param = thm.params.get(args.param, "--param")
     base = thm.params.parse_sets(args.set)
     if args.param in base:
         raise InputError("--set", f"no --set {args.param} (it is the scanned parameter)", args.param)
@@ -474,7 +506,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..language import registry
     from ..numerics import arrays
     from ..storage import formats
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    parser.argv = list(sys.argv[1:] if argv is None else argv)  # type: ignore[attr-defined]
+    args = parser.parse_args(argv)
     args.theorems = [*args.theorems, *getattr(args, "theorems_after", [])]
     builtin = {"list": cmd_list, "show": cmd_show, "check": cmd_check, "falsify": cmd_falsify,
                "scan": cmd_scan, "replay": cmd_replay, "crasp": cmd_crasp,
@@ -484,7 +518,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         cap = args.max_work if args.max_work is not None else workguard.max_work()
         with registry.using(args.theorems), workguard.work_cap(cap), arrays.using(args.backend), \
                 progress.reporting(not args.quiet):
-            progress.stage(f"{args.cmd}: loading theorems")  # shown if importing them takes a second
+            progress.stage(f"{args.cmd}: loading theorems", plain=False)  # on a terminal, after a second
             return handler(args)
     except InputError as exc:
         print(f"proofkit: bad input: {exc}", file=sys.stderr)

@@ -17,7 +17,7 @@ from typing import Any
 
 import flint
 
-from . import closed_form, crasp, enumeration, hinge, identity, krawczyk, limit, linear, pooled
+from . import closed_form, crasp, enumeration, flush, growth, hinge, identity, krawczyk, limit, linear, pooled
 from .core import (
     CHECKED,
     FAILED,
@@ -63,6 +63,8 @@ KINDS: dict[str, Callable[[Any], str]] = {
     "network-disagreement": crasp.check_network_disagreement,
     "closed-form-witness": closed_form.check_closed_form,
     "hinge-vanishing": hinge.check_hinge,
+    "growth": growth.check_growth,
+    "flush": flush.check_flush,
 }
 
 
@@ -73,6 +75,8 @@ WITNESS_TIES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "limit-transformer": limit.tie_witness,
     "closed-form-witness": closed_form.tie_witness,
     "hinge-vanishing": hinge.tie_witness,
+    "growth": growth.tie_witness,
+    "flush": flush.tie_witness,
 }
 
 

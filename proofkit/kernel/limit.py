@@ -118,16 +118,18 @@ def _mv(M: list[list[Any]], v: list[Any]) -> list[Any]:
     return [_dot(row, v) for row in M]
 
 
-def flushed(n: int, gap: Fraction, p: int) -> bool:
-    """N^-gap <= 2^-p, exactly: N^u >= 2^(p v) for gap = u/v, decided by bit lengths where they suffice."""
+def flushed(n: int, gap: Fraction, p: int, strict: bool = False) -> bool:
+    """N^-gap <= 2^-p (``strict``: < 2^-p), exactly: N^u >= 2^(p v) (> for strict) for gap = u/v,
+    decided by bit lengths where they suffice."""
     u, v = gap.numerator, gap.denominator
-    if (n.bit_length() - 1) * u >= p * v:  # N >= 2^(bitlen - 1)
+    low = (n.bit_length() - 1) * u  # 2^low <= N^u < 2^(low + u)
+    if low > p * v or (low == p * v and not strict):
         return True
-    if n.bit_length() * u < p * v:  # N < 2^bitlen
+    if low + u <= p * v:
         return False
     if p * v > MAX_EXACT_BITS << 6:
         raise NotRechecked(f"a flush decision of {p * v} bits, over the kernel's work cap")
-    return n**u >= 2 ** (p * v)
+    return n**u > 2 ** (p * v) if strict else n**u >= 2 ** (p * v)
 
 
 def _term(n: int, gap: Fraction) -> Fraction | None:
@@ -152,14 +154,20 @@ def _psi(psi: str, z: Any) -> Any:
     raise NotRechecked("a heaviside pre-activation whose ball contains 0 (its sign is not decided)")
 
 
-def evaluate(m: dict[str, Any], keys: list[tuple[str, int, int, int]], n: int, query: tuple[str, int],
-             p: int | None) -> Any:
-    """The output at the query (token, position n) over key classes (token, count, position, offset):
-    an exact Fraction, or a ball where a surviving term is irrational."""
+def scores(m: dict[str, Any], keys: list[tuple[str, int, int, int]], n: int, query: tuple[str, int]
+           ) -> list[Fraction]:
+    """The attention logit of each key class (token, count, position, offset) at the query (token, n)."""
     qv = _mv(m["Q"], _y(m, query[0], query[1]))
-    a = [_dot(_mv(m["K"], _y(m, t, j)), qv) + _bias(m, k, n) for t, _, j, k in keys]
+    return [_dot(_mv(m["K"], _y(m, t, j)), qv) + _bias(m, k, n) for t, _, j, k in keys]
+
+
+def evaluate(m: dict[str, Any], keys: list[tuple[str, int, int, int]], n: int, query: tuple[str, int],
+             p: int | None, strict: bool = False) -> Any:
+    """The output at the query (token, position n) over key classes (token, count, position, offset):
+    an exact Fraction, or a ball where a surviving term is irrational (``strict``: the strict flush)."""
+    a = scores(m, keys, n, query)
     top = max(a)
-    kept = [(c, top - ai) for c, ai in zip(keys, a) if p is None or not flushed(n, top - ai, p)]
+    kept = [(c, top - ai) for c, ai in zip(keys, a) if p is None or not flushed(n, top - ai, p, strict)]
     terms = [_term(n, g) for _, g in kept]
     exact = all(s is not None for s in terms)
     conv = (lambda v: v) if exact else ball

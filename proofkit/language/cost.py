@@ -26,6 +26,9 @@ class Cost:
     seconds: float
     grows: Mapping[str, float] = field(default_factory=dict)
     measured: str = ""
+    #: parameter -> (another parameter, the value under which it matters): a term of ``grows`` that counts
+    #: only in that setting (AM24v2.E1's authors_steps runs only under config=authors)
+    applies: Mapping[str, tuple[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not (isinstance(self.seconds, (int, float)) and self.seconds > 0 and math.isfinite(self.seconds)):
@@ -33,11 +36,16 @@ class Cost:
         for name, exp in self.grows.items():
             if not (isinstance(exp, (int, float)) and 0 < exp <= 8):
                 raise ValueError(f"Cost.grows[{name!r}]: expected an exponent in (0, 8], got {exp!r}")
+        for name in self.applies:
+            if name not in self.grows:
+                raise ValueError(f"Cost.applies[{name!r}]: expected a parameter of grows")
 
     def estimate(self, params: Mapping[str, Any], defaults: Mapping[str, Any]) -> tuple[float, str]:
         """(estimated seconds, the formula as a reader checks it) at ``params``."""
         seconds, terms = float(self.seconds), [f"{self.seconds:g} s at the defaults"]
         for name, exp in self.grows.items():
+            if name in self.applies and params[self.applies[name][0]] != self.applies[name][1]:
+                continue
             value, default = params[name], defaults[name]
             ratio = max(float(value), 1.0) / max(float(default), 1.0)
             if ratio != 1.0:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, did_you_mean
 
 _INT = re.compile(r"[+-]?[0-9]{1,40}")
 #: bits of the largest integer a parameter takes from any input (10^40 < 2^133: the 40 digits of --set)
@@ -139,11 +139,14 @@ class ParamSpace:
     def names(self) -> list[str]:
         return [p.name for p in self.params]
 
-    def get(self, name: str) -> Param:
+    def get(self, name: str, field: str = "--set") -> Param:
+        """The parameter called ``name``; bad input naming ``field`` (where the name was read), with the
+        closest name, otherwise."""
         for p in self.params:
             if p.name == name:
                 return p
-        raise InputError("--set", "a parameter of this theorem: " + ", ".join(self.names()), name)
+        raise InputError(field, "a parameter of this theorem" + did_you_mean(name, self.names()) + ": "
+                         + ", ".join(self.names()), name)
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}

@@ -41,7 +41,7 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import InputError
+from ..errors import InputError, did_you_mean
 from .spec import Theorem
 
 #: the environment variable naming extra theorem folders
@@ -269,6 +269,11 @@ def _load(roots: tuple[tuple[Source, tuple[FileKey, ...]], ...]) -> dict[str, tu
             path = key[0]
             if thm.id in found and found[thm.id][1] == path:  # overlapping folders: the same file again
                 continue
+            same = next((t for t in found if t.casefold() == thm.id.casefold() and t != thm.id), None)
+            if same is not None:  # ids are read case-insensitively: two that differ in case only clash
+                raise InputError(f"theorem id {thm.id}", f"ids that differ in more than case ({same} is "
+                                 "registered too)", f"{_short(found[same][1], found[same][2])} and "
+                                 f"{_short(path, source)}")
             if thm.id in found:
                 first = found[thm.id][2].origin
                 both = f"twice in {first}" if first == source.origin else f"in {first} and in {source.origin}"
@@ -290,7 +295,8 @@ def _module_name(path: Path, source: Source) -> str:
     path, so it never replaces a module of the same name."""
     if source.package is not None:
         return ".".join((source.package, *path.relative_to(source.folder).with_suffix("").parts))
-    return f"proofkit_user_theorems.h{hashlib.sha256(str(path).encode()).hexdigest()[:12]}.{path.stem}"
+    digest = hashlib.sha256(os.fsencode(path)).hexdigest()[:12]  # fsencode: a name of any bytes hashes
+    return f"proofkit_user_theorems.h{digest}.{path.stem}"
 
 
 def _import(path: Path, source: Source) -> Theorem | None:
@@ -307,7 +313,9 @@ def _import(path: Path, source: Source) -> Theorem | None:
     else:
         try:
             spec.loader.exec_module(module)
-        except Exception as exc:  # the user's own code: report where, one line
+        # the user's own code: report where, one line; a file that calls sys.exit() is bad input too (it
+        # must not end proofkit with its own status: `check --all` would exit 0 with nothing checked)
+        except (Exception, SystemExit) as exc:
             del sys.modules[name]
             line = next((f.lineno for f in reversed(traceback.extract_tb(exc.__traceback__))
                          if f.filename == str(path)), getattr(exc, "lineno", None))
@@ -322,6 +330,10 @@ def _import(path: Path, source: Source) -> Theorem | None:
 def get(theorem_id: str) -> Theorem:
     """The theorem with this id (bad input, listing the ids, if there is none)."""
     thms = load_all()
-    if theorem_id not in thms:
-        raise InputError("theorem id", "one of " + ", ".join(thms), theorem_id)
-    return thms[theorem_id]
+    if theorem_id in thms:
+        return thms[theorem_id]
+    folded = [tid for tid in thms if isinstance(theorem_id, str) and tid.casefold() == theorem_id.casefold()]
+    if len(folded) == 1:  # ids are unique up to case (checked when loading): am24.t4 is AM24.T4
+        return thms[folded[0]]
+    raise InputError("theorem id", "a theorem id" + did_you_mean(theorem_id, thms) + "; one of "
+                     + ", ".join(thms), theorem_id)

@@ -365,6 +365,9 @@ class Theorem:
             for name in self.cost.grows:
                 if name not in names or self.params.get(name).type not in (int, float):
                     raise ValueError(f"{self.id}: cost grows with {name!r}, which is no numeric parameter")
+            for name, (other, _) in self.cost.applies.items():
+                if other not in names:
+                    raise ValueError(f"{self.id}: cost of {name!r} applies under {other!r}, no parameter")
         if self.corrects:
             for c in self.claims:
                 if c.role == "conclusion" and c.reading != "corrected":
@@ -410,13 +413,14 @@ class Theorem:
         return to_latex(self.formula(dropped), self.latex_names)
 
     def assumption(self, aid: str) -> Assumption:
-        from ..errors import InputError
+        from ..errors import InputError, did_you_mean
 
         for a in self.assumptions:
             if a.id == aid:
                 return a
-        raise InputError("--drop", "an assumption of " + self.id + ": "
-                         + ", ".join(a.id for a in self.assumptions), aid)
+        ids = [a.id for a in self.assumptions]
+        raise InputError("--drop", "an assumption of " + self.id + did_you_mean(aid, ids) + ": "
+                         + ", ".join(ids), aid)
 
     def violated(self, params: Mapping[str, Any]) -> list[str]:
         return [a.id for a in self.assumptions if not a.holds(params)]

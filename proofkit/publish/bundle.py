@@ -164,6 +164,11 @@ def _expect(ok: bool, field: str, expected: str, got: Any = None) -> None:
         raise InputError(f"bundle {field}", expected, got)
 
 
+def _label(value: Any) -> bool:
+    """A verdict label (a list or object there is not one: never hashed, which would raise)."""
+    return isinstance(value, str) and value in _LABELS
+
+
 def _int_in(value: Any, field: str, lo: int, hi: int) -> None:
     _expect(isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi, field,
             f"an integer in [{lo}, {hi}]", value)
@@ -191,11 +196,11 @@ def validate(data: Any) -> dict[str, Any]:
     _int_in(check["dps"], "check.dps", MIN_DPS, MAX_DPS)
     verdict = data["verdict"]
     _expect(verdict.get("id") == tid, "verdict.id", f"the theorem id {tid}", verdict.get("id"))
-    _expect(verdict.get("verdict") in _LABELS, "verdict.verdict", "a verdict", verdict.get("verdict"))
+    _expect(_label(verdict.get("verdict")), "verdict.verdict", "a verdict", verdict.get("verdict"))
     claims = verdict.get("claims")
     _expect(isinstance(claims, list), "verdict.claims", "a list")
     for i, c in enumerate(claims):
-        _expect(isinstance(c, dict) and isinstance(c.get("name"), str) and c.get("verdict") in _LABELS,
+        _expect(isinstance(c, dict) and isinstance(c.get("name"), str) and _label(c.get("verdict")),
                 f"verdict.claims[{i}]", "an object with a name and a verdict")
         _expect(c.get("certificate") is None or isinstance(c["certificate"], dict),
                 f"verdict.claims[{i}].certificate", "an object or null")

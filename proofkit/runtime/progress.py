@@ -154,9 +154,11 @@ def _isatty(stream: Any) -> bool:
         return False
 
 
-def stage(text: str) -> None:
-    """The stage a running command is in (shown after a second, replaced by the next stage)."""
-    if _sink is not None:
+def stage(text: str, plain: bool = True) -> None:
+    """The stage a running command is in (shown after a second, replaced by the next stage); ``plain``
+    False: on a terminal only (a stage every command passes through, such as loading the theorems, would
+    add a line to every log)."""
+    if _sink is not None and (plain or isinstance(_sink, _Live)):
         _sink.stage(text)
 
 

@@ -51,12 +51,24 @@ def _kind(mode: int) -> str:
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
 
 
+def _os_name(path: str | Path, field: str) -> Path:
+    """``path`` as a Path if the OS can take it as a name: a NUL byte or a character the file system's
+    encoding cannot represent (a lone surrogate) would raise ValueError from every os call, not OSError."""
+    try:
+        if b"\0" in os.fsencode(path):
+            raise ValueError("embedded null byte")
+    except ValueError as exc:  # UnicodeEncodeError is one
+        raise WriteError(field, path, f"not a name the file system accepts ({type(exc).__name__})",
+                         "a path without NUL bytes or unpaired surrogates") from None
+    return Path(path)
+
+
 def prepare_folder(folder: str | Path, field: str, *, create: bool, own: bool = False) -> Path:
     """The folder, created with its parents when ``create``; WriteError if it is not a usable folder.
     ``own``: a folder proofkit makes inside an output folder (a sweep's ``points/``), which must not be a
     symbolic link (a link there would send proofkit's writes to another folder); a folder the user names
     may be one."""
-    path = Path(folder)
+    path = _os_name(folder, field)
     try:
         if create:
             path.mkdir(parents=True, exist_ok=True)
@@ -122,8 +134,16 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def _bytes(data: bytes | str) -> bytes:
-    return data.encode("utf-8") if isinstance(data, str) else data
+def _bytes(data: bytes | str, field: str, path: str | Path) -> bytes:
+    """The bytes to write: text as UTF-8; text that has none (an unpaired surrogate, e.g. from a
+    command-line argument that was not UTF-8) is a WriteError, not a UnicodeEncodeError."""
+    if not isinstance(data, str):
+        return data
+    try:
+        return data.encode("utf-8")
+    except UnicodeEncodeError:
+        raise WriteError(field, path, "the content has an unpaired surrogate, which UTF-8 cannot encode",
+                         "text that is valid Unicode") from None
 
 
 def write_file(path: str | Path, data: bytes | str, field: str, *, replace_link: bool = False) -> Path:
@@ -133,7 +153,7 @@ def write_file(path: str | Path, data: bytes | str, field: str, *, replace_link:
     ``replace_link`` (files proofkit owns, such as a sweep's point files) the link itself is replaced by
     the new regular file and its target is left untouched. A folder, device or FIFO at ``path`` is refused
     (as root, replacing /dev/null would otherwise succeed). The folder must exist."""
-    target = Path(path)
+    target = _os_name(path, field)
     try:
         st = os.lstat(target)
     except FileNotFoundError:
@@ -147,7 +167,7 @@ def write_file(path: str | Path, data: bytes | str, field: str, *, replace_link:
         raise WriteError(field, path, f"exists and is {_kind(st.st_mode)}", "a path to a regular file")
     folder = prepare_folder(target.parent, field, create=False)
     try:
-        tmp = _temp(folder, _bytes(data))
+        tmp = _temp(folder, _bytes(data, field, path))
     except OSError as exc:
         raise WriteError(field, path, _reason(exc)) from None
     try:
@@ -184,9 +204,9 @@ def write_new(path: str | Path, data: bytes | str, field: str, *, create_folder:
     NAME_v2.EXT, NAME_v3.EXT, ... The name is claimed with a hard link of the finished temporary file
     (atomic and exclusive: two writers never take the same name); where the file system has no hard
     links, the temporary file is renamed onto a name found free. Returns the path written (or kept)."""
-    want = Path(path)
+    want = _os_name(path, field)
     folder = prepare_folder(want.parent, field, create=create_folder)
-    blob = _bytes(data)
+    blob = _bytes(data, field, path)
     try:
         tmp = _temp(folder, blob)
     except OSError as exc:

@@ -338,3 +338,42 @@ def test_a_crash_is_exit_4_never_a_verdict(capsys, monkeypatch):
     code, out, err = run_cli(capsys, "list")
     assert code == 4 and out == "" and "Traceback" in err
     assert err.strip().splitlines()[-1].startswith("proofkit: internal error: RuntimeError: a built-in")
+
+
+@pytest.mark.parametrize("argv,hint", [
+    (["chek"], "invalid choice: 'chek' (did you mean check?)"),
+    (["check", "AM24.T4", "--sett", "T=2"], "unrecognized arguments: --sett T=2 (did you mean --set?)"),
+    (["check", "AM24.T4", "--backend", "nump"], "(did you mean numpy?)"),
+    (["check", "AM24.T44"], "theorem id: expected a theorem id (did you mean AM24.T4?)"),
+    (["check", "AM24.T4", "--set", "TT=3"], "--set: expected a parameter of this theorem (did you mean T?)"),
+    (["scan", "AM24.T4", "--param", "X", "--values", "1"], "bad input: --param: expected a parameter"),
+    (["falsify", "AM24.T4", "--drop", "A5.Lam-invertibl"], "(did you mean A5.Lam-invertible?)"),
+])
+def test_a_misspelt_name_gets_the_closest_one(capsys, argv, hint):
+    """Issue 28, item 5: `proofkit chek`, `--set TT=3`, an id one character off get a did-you-mean, and
+    `scan --param X` blames --param, not --set."""
+    from proofkit.interface.testing import run_cli
+
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and hint in err, err
+
+
+def test_theorem_ids_are_read_case_insensitively(capsys):
+    from proofkit.interface.testing import run_cli
+
+    code, out, _ = run_cli(capsys, "show", "am24.t4")
+    assert code == 0 and "AM24.T4" in out
+
+
+def test_replaying_a_witness_of_a_falsifier_without_replay_is_bad_input(capsys, tmp_path):
+    """Found by the bundle fuzz (issue 27): a record of a theorem whose falsifier has only ``search``
+    crashed replay and verify-bundle (exit 4); it is one line, exit 2."""
+    from proofkit.interface.testing import run_cli
+
+    toy = str(Path(__file__).resolve().parents[1] / "sweep" / "sweep_theorems")
+    code, _, _ = run_cli(capsys, "--theorems", toy, "falsify", "SWEEP.TOY", "--drop", "n>=3", "--out",
+                         str(tmp_path), "--no-known")
+    assert code == 1
+    (record,) = tmp_path.glob("*.json")
+    code, out, err = run_cli(capsys, "--theorems", toy, "replay", str(record))
+    assert code == 2 and "has no replay method" in err and len(err.strip().splitlines()) == 1

@@ -49,7 +49,7 @@ def test_the_kernel_imports_only_the_standard_library_and_python_flint():
             elif level == 0 and (top in ("numpy", "scipy", "mpmath", "sympy") or top not in allowed):
                 bad.append((path.name, name, "not the standard library or python-flint"))
     assert bad == []
-    assert sum(len(p.read_text().splitlines()) for p in KERNEL.glob("*.py")) < 2850
+    assert sum(len(p.read_text().splitlines()) for p in KERNEL.glob("*.py")) < 3250
 
 
 def test_the_import_check_catches_a_forbidden_import(tmp_path):
@@ -75,8 +75,9 @@ def test_every_stored_certified_record_with_data_is_re_checked():
     # coverage (docs/trust.md): a writer that stops emitting data shows up here
     assert by_kind == {"rational-learner": 6, "krawczyk": 3, "ball-bound": 1, "identity": 4,
                        "pooled-exact": 9, "enumeration": 8, "limit-transformer": 6,
-                       "network-disagreement": 5, "closed-form-witness": 14, "hinge-vanishing": 1}
-    assert statuses[CHECKED] == 57 and statuses[NONE] == 1 and statuses[NOT_RECHECKED] == 0
+                       "network-disagreement": 5, "closed-form-witness": 14, "hinge-vanishing": 1,
+                       "growth": 5, "flush": 7}
+    assert statuses[CHECKED] == 69 and statuses[NONE] == 1 and statuses[NOT_RECHECKED] == 0
 
 
 # ------------------------------------------------------------------------------------ corrupted copies

@@ -67,3 +67,15 @@ def test_the_cli_refuses_in_one_line_naming_the_estimate(capsys, tmp_path):
     code, _, _ = run_cli(capsys, "--theorems", str(tmp_path), "check", "COST.TOY", "--set", "n=9",
                          "--max-work", "1e12")
     assert code == 0
+
+
+def test_a_term_that_applies_in_one_setting_only():
+    cost = Cost(5.0, {"steps": 1, "authors_steps": 1}, applies={"authors_steps": ("config", "authors")})
+    d = {"steps": 100, "authors_steps": 10, "config": "proofkit"}
+    assert cost.estimate({**d, "authors_steps": 1000}, d)[0] == 5.0
+    secs, formula = cost.estimate({**d, "authors_steps": 1000, "config": "authors"}, d)
+    assert secs == 500.0 and formula == "5 s at the defaults x (authors_steps 1000/10)^1"
+    with pytest.raises(ValueError, match="applies"):
+        Cost(1.0, {"steps": 1}, applies={"other": ("config", "a")})
+    with pytest.raises(ValueError, match="no parameter"):
+        replace(toy(), cost=Cost(1.0, {"n": 1}, applies={"n": ("nope", 1)}))

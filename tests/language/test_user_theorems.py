@@ -161,3 +161,11 @@ def test_documented_falsify_and_replay(capsys, tmp_path):
     assert code == 0 and err == "" and "reproduces (certified)" in out
     code, _, err = run(capsys, "replay", str(path))  # without the folder the theorem is unknown
     assert code == 2 and "MY.T1" in err
+
+
+def test_two_ids_that_differ_only_in_case_clash(capsys, tmp_path):
+    """Ids are read case-insensitively (check my.t1 is MY.T1), so two that differ in case only are one id
+    twice: bad input naming both files."""
+    (tmp_path / "lower.py").write_text(EXAMPLE_FILE.read_text().replace('id="MY.T1"', 'id="my.t1"'))
+    code, out, err = run(capsys, "--theorems", str(EXAMPLES), "--theorems", str(tmp_path), "list")
+    _one_line_bad_input(code, out, err, "ids that differ in more than case", "lower.py")

@@ -15,6 +15,7 @@ PUBLIC = {
     "half_language": "proofkit.crasp.theory.drop_families",
     "induction": "proofkit.crasp.theory.induction",
     "init_width": "proofkit.crasp.theory.init_width",
+    "init_width_search": "proofkit.crasp.theory.init_width_search",
     "length_predicate_failure": "proofkit.crasp.theory.maj2_checks",
     "library_weights": "proofkit.crasp.theory.library_weights",
     "limits": "proofkit.crasp.theory.limits",
