@@ -362,12 +362,11 @@ class Theorem:
         validate(self.proofs, self.sentences, (c.name for c in self.claims), self.id)
         if self.cost is not None:
             names = set(self.params.names())
-            for name in self.cost.grows:
+            for name in set(self.cost.grows) | set(self.cost.per_unit):
                 if name not in names or self.params.get(name).type not in (int, float):
                     raise ValueError(f"{self.id}: cost grows with {name!r}, which is no numeric parameter")
-            for name, (other, _) in self.cost.applies.items():
-                if other not in names:
-                    raise ValueError(f"{self.id}: cost of {name!r} applies under {other!r}, no parameter")
+            for name in self.cost.parameters() - names:
+                raise ValueError(f"{self.id}: cost reads {name!r}, which is no parameter")
         if self.corrects:
             for c in self.claims:
                 if c.role == "conclusion" and c.reading != "corrected":

@@ -79,3 +79,17 @@ def test_a_term_that_applies_in_one_setting_only():
         Cost(1.0, {"steps": 1}, applies={"other": ("config", "a")})
     with pytest.raises(ValueError, match="no parameter"):
         replace(toy(), cost=Cost(1.0, {"n": 1}, applies={"n": ("nope", 1)}))
+
+
+def test_fixed_seconds_rates_per_unit_and_setting_factors():
+    cost = Cost(10.0, {"T": 1}, per_unit={"len": 2.0}, fixed=2.0, factors={("config", "slow"): 3.0})
+    d = {"T": 5, "len": 10, "config": "fast"}
+    assert cost.estimate(d, d) == (10.0, "2 s + 8 s at the defaults")
+    secs, formula = cost.estimate({"T": 10, "len": 12, "config": "slow"}, d)
+    assert secs == 2.0 + 8.0 * 3 * 2 * 4 and formula == ("2 s + 8 s at the defaults x 3 (config=slow) "
+                                                         "x (T 10/5)^1 x 2^(len 12 - 10)")
+    assert cost.estimate({**d, "len": 9}, d)[0] == 2.0 + 8.0 / 2
+    for bad in (dict(seconds=1.0, fixed=1.0), dict(seconds=1.0, per_unit={"len": 0}),
+                dict(seconds=1.0, factors={("c", 1): -1})):
+        with pytest.raises(ValueError, match="Cost"):
+            Cost(**bad)

@@ -9,6 +9,7 @@ from proofkit import (
     R_ALL,
     SUPPORTS,
     Assumption,
+    Cost,
     Generalization,
     GroupElement,
     Injective,
@@ -377,4 +378,5 @@ THEOREM = Theorem(
              "necessary",
              by=("h~_t = C h_t", "S5 induction h~_t = C h_t")),
     ),
+    cost=Cost(2.72, {"T": 0.77, "learned_dim": 1.36, "n": 0.75}),
 )

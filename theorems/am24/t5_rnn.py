@@ -17,6 +17,7 @@ from proofkit import (
     R_ALL,
     SUPPORTS,
     Assumption,
+    Cost,
     Generalization,
     GroupElement,
     NonEmptyInterior,
@@ -439,4 +440,5 @@ THEOREM = Theorem(
         Step("after (49)", "sigma' > 0 for all x in R (the sigmoid)",
              by="S9 (49)-(50): u and v share their non-zero components"),
     ),
+    cost=Cost(2.4, {"T": 1.61, "n": 2.49}, fixed=2.25),
 )

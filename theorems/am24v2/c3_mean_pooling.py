@@ -19,6 +19,7 @@ from proofkit import (
     R_ALL,
     SUPPORTS,
     Assumption,
+    Cost,
     Generalization,
     GroupElement,
     Injective,
@@ -200,4 +201,5 @@ THEOREM = Theorem(
     notes="Mean pooling is only named in the summary; the statement and T = 1 sufficiency are derived "
           "here. Length bounds use t sup_x |A_h psi - A_f phi| (valid but loose for the mean). With a "
           "readout bias T = 1 still suffices (S3), but A psi = B phi holds only up to a_f - a_h.",
+    cost=Cost(3.0, {"T": 1.15, "n": 0.4, "m": 0.3, "learned_dim": 0.4}, fixed=1.0),
 )

@@ -3,7 +3,7 @@ multiplication or Dyck-2 (Huang et al. 2024, Cor. 13 = Cor. 20, Remark 21): expo
 
 import sympy as sp
 
-from proofkit import Computed, Method, PaperRef, Param, ParamSpace, Theorem, Verdict, fails, holds, rows
+from proofkit import Computed, Cost, Method, PaperRef, Param, ParamSpace, Theorem, Verdict, fails, holds, rows
 from proofkit.crasp.communication import comm
 
 N = sp.Symbol("N", integer=True, positive=True)
@@ -75,4 +75,5 @@ THEOREM = Theorem(
         "Dyck-2 u.v has 2^N rows": Verdict.CERTIFIED,
         "control: copying has at most (N+1)^2 rows": Verdict.REFUTED,
     },
+    cost=Cost(5.8, per_unit={"N": 4.2}),
 )

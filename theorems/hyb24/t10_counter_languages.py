@@ -8,6 +8,7 @@ from proofkit import (
     CRASP_PLAIN,
     Assumption,
     Computed,
+    Cost,
     InCRASP,
     PaperRef,
     Param,
@@ -89,4 +90,5 @@ THEOREM = Theorem(
         "DYCK-1 rows = floor(N/2) + 2": Verdict.CERTIFIED,
         "control: depth-1 program decides DYCK-1": Verdict.REFUTED,
     },
+    cost=Cost(3.6, per_unit={"binary_len": 2.1, "N": 1.25}),
 )

@@ -8,6 +8,7 @@ import sympy as sp
 from proofkit import (
     Assumption,
     Computed,
+    Cost,
     Local,
     Method,
     PaperRef,
@@ -200,4 +201,5 @@ THEOREM = Theorem(
         Step("message", "per key class Alice sends the number of positions and the sum of value vectors",
              by=PROTO),
     )),),
+    cost=Cost(3.3, per_unit={"N": 2.1, "protocol_N": 2.55}),
 )

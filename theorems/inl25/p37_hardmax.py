@@ -210,6 +210,30 @@ INTER, IDENT = ("flushing every intermediate keeps the hardmax average",
                 "threshold identity (2^(p/gamma))^(-gamma) = 2^-p")
 MAXT, SUBT = "maximal term: s_j = exp(0) = 1 > 2^-p", "sub-maximal term: log s_j <= -p log 2"
 
+CONTAINS = "A_y holds every logit a forward pass realizes (the sentence after D3.5)"
+
+
+def containment(p: Mapping[str, Any]) -> Evidence:
+    """The printed sentence 'A_y contains all of the possible attention logits': for every zoo model and
+    query token y, every logit the last query of a length-N string realizes (each key token at each key
+    position 1..N, the query's own token at N) is compared with the printed set A_(y,N) of D3.5, exactly;
+    N = tau + Delta + 2 holds every local offset and every far residue."""
+    domain = f"{len(MODELS)} zoo models, every query token, every key token and position"
+    for name, make in MODELS.items():
+        m = make()
+        N = m.tau + m.Delta + 2
+        for y in m.alphabet:
+            printed = mg.logit_set(m, y, N, "literal")
+            shown = "{" + ", ".join(map(str, sorted(printed))) + "}"
+            for j in range(1, N + 1):
+                for z in ((y,) if j == N else m.alphabet):
+                    if (a := m.logit(y, N, z, j)) not in printed:
+                        return fails(Method.EXACT, f"'{name}', query {y} at N = {N}: key {z} at position {j} "
+                                     f"(offset {N - j}) has logit {a}, not in the printed A_({y},{N}) = "
+                                     f"{shown}", domain=domain, count=1)
+    return holds(Method.EXACT, domain, detail="every realized logit is in A_(y,N)")
+
+
 #: Sec. 3.2's derivation, in order (the paper prints it as prose and displays, no numbered equations)
 WALK = Proof("Sec. 3.2 hardmax derivation (proofkit P3.7; unnumbered in the paper)", "Sec. 3.2", (
     Step("A_{(y,i),(z,j)}", "the logit of key token z at position i against query token y at position j "
@@ -218,9 +242,7 @@ WALK = Proof("Sec. 3.2 hardmax derivation (proofkit P3.7; unnumbered in the pape
          why_not="a definition; encoded in proofkit.limit.margin (printed and completed readings)",
          kind="definition"),
     Step("A_y holds every logit", "'A_y contains all of the possible attention logits we can observe'",
-         why_not="no claim tests the containment alone; its consequence, the printed gamma against the "
-                 "realized gap, is the claim '" + D34 + "', and the far keys (offset > tau) it omits are "
-                 "what the corrected claim adds"),
+         by=CONTAINS),
     Step("gamma(f)", "gamma = min over (y, i) of the smallest positive gap a - a' in A_(y,i); min of the "
          "empty set = +inf (D3.6)", why_not="a definition; encoded in proofkit.limit.margin.gamma",
          kind="definition"),
@@ -244,7 +266,7 @@ WALK = Proof("Sec. 3.2 hardmax derivation (proofkit P3.7; unnumbered in the pape
 SENTENCES = (
     Step("Sec. 3.2, conclusion", "for sequences x of length N >= 2^(p/gamma(f)) softmax attention acts as a "
          "hardmax (for all x, N)", by=(PRINTED, CORRECTED)),
-    Step("Sec. 3.2, A_y", "A_y contains all of the possible attention logits", why_not=WALK.steps[2].why_not),
+    Step("Sec. 3.2, A_y", "A_y contains all of the possible attention logits", by=CONTAINS),
     Step("Sec. 3.2, s_j", "the bound s_j <= 2^-p for every sub-maximal j", by=(SUBT, BOUND)),
 )
 
@@ -281,6 +303,8 @@ THEOREM = Theorem(
         Computed("D3.4 as printed gives the gap a forward pass realizes", "identification", "D3.4",
                  "gamma(literal) = the smallest gap over every long string ('the smallest nonzero gap we can "
                  "observe')", index_placement, reading="as printed"),
+        Computed(CONTAINS, "identification", "Sec. 3.2, after D3.5", "every logit the last query of a "
+                 "string realizes is in A_(y,i)", containment, reading="as printed"),
         Computed("boundary N = 2^(p/gamma): term = 2^-p, flushed (inclusive)", "proof-step", "Sec. 3.2",
                  "N^-gamma = 2^-p at the threshold; '<=' flushes it, '<' would not", boundary,
                  reading="as printed"),
@@ -306,6 +330,7 @@ THEOREM = Theorem(
         "P3.7, gamma from every logit a forward pass can see": Verdict.CERTIFIED,
         "P3.7 with the prose reading of gamma (max vs rest)": Verdict.REFUTED,
         "D3.4 as printed gives the gap a forward pass realizes": Verdict.REFUTED,
+        CONTAINS: Verdict.REFUTED,
         "boundary N = 2^(p/gamma): term = 2^-p, flushed (inclusive)": Verdict.CERTIFIED,
         "P3.7 under a strict flush rule (< 2^-p)": Verdict.REFUTED,
         "flushing every intermediate keeps the hardmax average": Verdict.REFUTED,

@@ -46,13 +46,14 @@ def test_minimum_precision_decides_every_claim_over_every_model():
 
 
 def test_errata_are_the_printed_definitions_only():
-    """Sec. 3.2 prints D3.4-D3.6 and says gamma is the smallest observable gap: those refutations are
-    errata; the prose max-vs-rest reading, the strict flush rule and flushing the normalized weights are
-    proofkit's readings, refuted but no errata."""
+    """Sec. 3.2 prints D3.4-D3.6, says A_y holds every observable logit and that gamma is the smallest
+    observable gap: those refutations are errata; the prose max-vs-rest reading, the strict flush rule and
+    flushing the normalized weights are proofkit's readings, refuted but no errata."""
     r = checked(TID)
     _decided_by_the_engine(r)
     assert {c.name for c in r.claims if c.erratum} == {
-        "P3.7 as printed (gamma from D3.4-D3.6)", "D3.4 as printed gives the gap a forward pass realizes"}
+        "P3.7 as printed (gamma from D3.4-D3.6)", "D3.4 as printed gives the gap a forward pass realizes",
+        "A_y holds every logit a forward pass realizes (the sentence after D3.5)"}
     readings = {c.name: c.scope.reading for c in r.claims if c.verdict == Verdict.REFUTED and not c.erratum}
     assert readings == {"P3.7 with the prose reading of gamma (max vs rest)": "our reading",
                         "P3.7 under a strict flush rule (< 2^-p)": "our reading",
