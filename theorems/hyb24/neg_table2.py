@@ -25,6 +25,7 @@ import sympy as sp
 
 from proofkit import (
     Computed,
+    Cost,
     InCRASP,
     Method,
     PaperRef,
@@ -390,4 +391,9 @@ THEOREM = Theorem(
     assumptions=(),
     claims=CLAIMS,
     expect=EXPECT,
+    cost=Cost(7.72, {"max_behaviours": 0.12}, per_unit={
+        "max_modulus": 1.317, "max_offset": 1.275, "n": 1.287, "occam_n": 1.634, "occam_parity_size": 1.165,
+        "plain_n": 1.208, "plain_size": 1.199, "positive_n": 1.431, "positive_size": 1.102, "size": 1.075,
+        "ternary_n": 1.252, "ternary_size": 1.113, "transform_len": 1.064, "unary_n": 1.011,
+        "unary_size": 1.107, "verify_len": 1.054}),
 )

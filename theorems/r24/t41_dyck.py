@@ -19,6 +19,7 @@ import sympy as sp
 from proofkit import (
     Assumption,
     Computed,
+    Cost,
     Evidence,
     Method,
     PaperRef,
@@ -394,4 +395,5 @@ THEOREM = Theorem(
                                                           "(B_2N never acts)"),
     ),
     falsifier=DyckFalsifier(),
+    cost=Cost(3.5, {"samples": 0.79}, per_unit={"N": 3.88, "N_bisect": 2.72}, fixed=2.34),
 )
