@@ -154,9 +154,10 @@ def _command(sub: Any, name: str, help: str) -> argparse.ArgumentParser:
                           epilog=clihelp.epilog(name), formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
-def _json(s: argparse.ArgumentParser, what: str = "the result", verdict: bool = True) -> None:
+def _json(s: argparse.ArgumentParser, what: str = "the result", verdict: bool = True,
+          extra: str = "") -> None:
     s.add_argument("--json", action="store_true", help=f"{what} as JSON on stdout"
-                   + (" (with the line that reproduces it as \"reproduce\")" if verdict else ""))
+                   + (" (with the line that reproduces it as \"reproduce\")" if verdict else "") + extra)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -186,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--drop", action="append", default=[], metavar="ASSUMPTION_ID",
                    help="the statement without this assumption's hypothesis (repeatable)")
 
-    def common(s: argparse.ArgumentParser) -> None:
+    def common(s: argparse.ArgumentParser, json_extra: str = "") -> None:
         s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        help="a theorem parameter (repeatable; proofkit show ID lists them). A parameter "
                             "that follows another (learned_dim follows n) moves with it unless set itself")
@@ -194,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"working decimal digits, {MIN_DPS}..{MAX_DPS} (default {MIN_DPS})")
         s.add_argument("--seed", type=_seed, default=0,
                        help="seed of every random choice: fits, samples, search (default 0)")
-        _json(s)
+        _json(s, extra=json_extra)
         add_max_work(s)
 
     s = _command(sub, "check", "decide every claim of a theorem (or --all)")
@@ -203,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="every theorem: the verdict table; exit 0 iff every verdict is the expected one")
     s.add_argument("-j", "--jobs", type=jobs_arg, default=1, metavar="N",
                    help="with --all: N worker processes (0: one per CPU; default 1); same verdicts")
-    common(s)
+    common(s, "; with --all one document per theorem, a line each (JSON lines, docs/formats.md)")
     s = _command(sub, "falsify", "search for a counterexample under a variant")
     s.add_argument("id", help="theorem id (see proofkit list)")
     s.add_argument("--drop", action="append", default=[], metavar="ASSUMPTION_ID",
