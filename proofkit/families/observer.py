@@ -18,14 +18,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import flint
 import mpmath as mp
 import numpy as np
 
-if TYPE_CHECKING:  # annotations only: linrec builds on this module
-    from .linrec import LinearRecurrence
+
+class LinearRecurrence(Protocol):
+    """What this module reads of a linear recurrence (proofkit.families.linrec, which builds on this
+    module, so it is described here rather than imported): its sizes and its parameter blocks."""
+
+    n: int
+    k: int
+    m: int
+
+    def unpack(self, theta: Any) -> dict[str, np.ndarray]: ...
 
 
 #: significant digits the fit's free coordinates are rounded to, fewest first (short rationals first)

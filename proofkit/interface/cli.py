@@ -253,29 +253,25 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _globals_everywhere(parser: argparse.ArgumentParser, top: dict[str, Any] | None = None) -> None:
+def _globals_everywhere(parser: argparse.ArgumentParser) -> None:
     """Give every subcommand (at any depth) the global options it lacks, so they are accepted after the
     subcommand too, where users type them (``proofkit check AM24.T4 --backend numpy``): given there,
     ``--theorems`` adds to the folders given before, the others replace the value given before."""
-    top = top or {a.dest: a for a in parser._actions}
-    for action in parser._actions:
-        if not isinstance(action, argparse._SubParsersAction):
-            continue
-        for sp in dict.fromkeys(action.choices.values()):
-            have = sp._option_string_actions
-            if "--theorems" not in have:
-                sp.add_argument("--theorems", action="append", dest="theorems_after",
-                                default=argparse.SUPPRESS, metavar="DIR", help=top["theorems"].help)
-            if "--backend" not in have:
-                sp.add_argument("--backend", choices=top["backend"].choices, default=argparse.SUPPRESS,
-                                help=top["backend"].help)
-            if "--max-work" not in have:
-                sp.add_argument("--max-work", type=_max_work, default=argparse.SUPPRESS, metavar="UNITS",
-                                help=MAX_WORK_HELP)
-            if "--quiet" not in have and "-q" not in have:
-                sp.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
-                                help=top["quiet"].help)
-            _globals_everywhere(sp, top)
+    top = {a.dest: a for a in parser._actions}
+    for sp in _parsers(parser)[1:]:
+        have = sp._option_string_actions
+        if "--theorems" not in have:
+            sp.add_argument("--theorems", action="append", dest="theorems_after", default=argparse.SUPPRESS,
+                            metavar="DIR", help=top["theorems"].help)
+        if "--backend" not in have:
+            sp.add_argument("--backend", choices=top["backend"].choices, default=argparse.SUPPRESS,
+                            help=top["backend"].help)
+        if "--max-work" not in have:
+            sp.add_argument("--max-work", type=_max_work, default=argparse.SUPPRESS, metavar="UNITS",
+                            help=MAX_WORK_HELP)
+        if "--quiet" not in have and "-q" not in have:
+            sp.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                            help=top["quiet"].help)
 
 
 def _emit(args: argparse.Namespace, obj: Any, text: str) -> None:

@@ -109,6 +109,15 @@ def in_context(folders: tuple[str, ...], cap: int, backend: str, fn: Callable[..
         return Failure(str(exc.field), str(exc.expected), None if exc.got is None else str(exc.got), str(exc))
 
 
+def pool_size(jobs: int, tasks: int) -> int:
+    """The worker processes to start (:func:`workers`), noting on the progress stream why when fewer
+    than asked: what every pool of proofkit calls before it starts."""
+    n, why = workers(jobs, tasks)
+    if why:
+        progress.note(why)
+    return n
+
+
 def exit_with_parent() -> None:
     """Pool worker initializer: end this worker once the parent process is gone. A parent killed with
     SIGKILL cannot shut its pool down, and its workers would otherwise finish work nobody collects, then
@@ -147,9 +156,7 @@ def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int,
             if on_done is not None:
                 on_done(i, out[i])
         return out
-    n, why = workers(jobs, len(calls))
-    if why:
-        progress.note(why)
+    n = pool_size(jobs, len(calls))
     if n <= 1:
         return run_all(fn, calls, 1, on_done)
     folders, cap, backend = worker_context()

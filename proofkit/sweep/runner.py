@@ -24,7 +24,6 @@ from typing import Any
 from ..engine import scan
 from ..engine.scan import ScanRow
 from ..errors import InputError
-from ..runtime import progress
 from ..scale import parallel
 
 DASK_HINT = 'pip install "proofkit[dask]"'
@@ -75,9 +74,7 @@ def run_local(calls: Sequence[Call], jobs: int) -> Iterator[Outcome]:
         for call in calls:
             yield _settle(call.key, lambda call=call: parallel.in_context(*_unit(ctx, call)))
         return
-    n, why = parallel.workers(jobs, len(calls))
-    if why:
-        progress.note(why)
+    n = parallel.pool_size(jobs, len(calls))
     if n <= 1:
         yield from run_local(calls, 1)
         return
