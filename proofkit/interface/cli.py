@@ -495,11 +495,21 @@ def cmd_crasp(args: argparse.Namespace) -> int:
     return code
 
 
+def _engine_undefined() -> tuple[type[BaseException], ...]:
+    """The errors that mean "the engine could not evaluate" (imported when an error is raised, not at
+    start-up: ``--help`` and completion never load the engine)."""
+    from ..engine.scan import ENGINE_UNDEFINED
+    return ENGINE_UNDEFINED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:  # start-up path: no parser, no engine
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words == ["--version"]:  # start-up path: no parser, no engine
         print(clihelp.version_line())
         return 0
-    from ..engine.scan import ENGINE_UNDEFINED
+    if words[:1] == ["__complete"]:  # a shell's TAB (hidden): the cached catalogue, no parser
+        from . import complete
+        return complete.main(words[1:])
     from ..language import registry
     from ..numerics import arrays
     from ..storage import formats
@@ -520,7 +530,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"proofkit: bad input: {exc}", file=sys.stderr)
         return 2
-    except ENGINE_UNDEFINED as exc:  # backstop: the engine could not evaluate, which decides nothing
+    except _engine_undefined() as exc:  # backstop: the engine could not evaluate, which decides nothing
         reason = (f"{exc or type(exc).__name__} (the engine could not evaluate the theorem as written "
                   f"at these parameters)")
         line = _reproduce(args)

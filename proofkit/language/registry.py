@@ -40,9 +40,12 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, did_you_mean
-from .spec import Theorem
+
+if TYPE_CHECKING:  # the theorem language (sympy) loads with the first theorem file, not with the registry
+    from .spec import Theorem
 
 #: the environment variable naming extra theorem folders
 ENV = "PROOFKIT_THEOREMS"
@@ -194,6 +197,19 @@ def folders(extra: Sequence[str | Path] = ()) -> tuple[Path, ...]:
     return tuple(s.folder for s in sources(extra))
 
 
+def fingerprint(extra: Sequence[str | Path] = ()) -> str:
+    """A digest of what :func:`load_all` would load, without loading it: every source (folder, kind,
+    entry point) and each of its theorem files' path, size and modification time -- the key
+    :func:`load_all` caches on. Equal fingerprints mean the same files (a stale cache of the catalogue,
+    e.g. for shell completion, is told by a changed fingerprint)."""
+    digest = hashlib.sha256()
+    for source in sources(extra):
+        digest.update(repr((str(source.folder), source.kind, source.package)).encode())
+        for path, size, mtime in _files(source.folder):
+            digest.update(os.fsencode(path) + repr((size, mtime)).encode())
+    return digest.hexdigest()
+
+
 def load_all(extra: Sequence[str | Path] = ()) -> dict[str, Theorem]:
     """Every THEOREM of every source (see :func:`sources`), keyed and sorted by id. Cached on the
     sources and on each file's path, size and modification time, so a folder or file added, removed or
@@ -323,6 +339,8 @@ def _import(path: Path, source: Source) -> Theorem | None:
             owner = f" ({source.origin})" if source.kind == "package" else ""
             raise InputError(f"theorem file {at}", f"a Python file that defines THEOREM{owner}",
                              f"{type(exc).__name__}: {exc}") from None
+    from .spec import Theorem
+
     thm = getattr(module, "THEOREM", None)
     return thm if isinstance(thm, Theorem) else None
 

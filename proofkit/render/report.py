@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import shlex
+import shutil
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,19 +21,37 @@ if TYPE_CHECKING:  # scan and falsify import the engine; rendering needs only th
     from ..engine.scan import ScanResult
 
 
-def verdict_table(results: Sequence[TheoremResult]) -> str:
-    rows = [("theorem", "verdict", "claims (verdict)", "as expected", "errata", "time")]
+#: the narrowest verdict table: its fixed columns and the claim counts wrapped at 12 characters
+MIN_TABLE_WIDTH = 64
+
+
+def verdict_table(results: Sequence[TheoremResult], width: int | None = None) -> str:
+    """``check --all``'s table, one row per theorem, as plain text (no colour) at most ``width`` columns
+    wide (default: the terminal's width, 100 when not a terminal; never under MIN_TABLE_WIDTH):
+    rich.table wraps the claim counts rather than widening the table, and measures cells by their
+    display width, so every row aligns."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1, 0, 0))
+    for name, kw in (("theorem", {}), ("verdict", {}), ("claims", {"no_wrap": False, "min_width": 12}),
+                     ("expected", {}), ("errata", {"justify": "right"}),
+                     ("time", {"justify": "right", "min_width": 6})):
+        table.add_column(name, **{"no_wrap": True, "overflow": "fold", **kw})
     for r in results:
         counts: dict[str, int] = {}
         for c in r.claims:
             counts[str(c.verdict)] = counts.get(str(c.verdict), 0) + 1
         summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
-        rows.append((r.id, str(r.verdict), summary, "yes" if r.as_expected() else "NO",
-                     str(len(r.errata)), f"{r.elapsed_s:.1f}s"))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+        table.add_row(r.id, str(r.verdict), summary, "yes" if r.as_expected() else "NO",
+                      str(len(r.errata)), f"{r.elapsed_s:.1f}s")
+    if width is None:
+        width = shutil.get_terminal_size((100, 24)).columns
+    out = io.StringIO()
+    Console(file=out, width=max(width, MIN_TABLE_WIDTH), color_system=None, highlight=False, emoji=False,
+            markup=False).print(table)
+    return "\n".join(line.rstrip() for line in out.getvalue().splitlines() if line.strip())
 
 
 def human(value: Any) -> str:

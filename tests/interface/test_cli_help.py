@@ -124,8 +124,16 @@ def on_path(tmp_path):
     return bin_dir
 
 
-BASH_CASES = [  # the words typed, the last one being completed; the completions wanted
+BASH_CASES = [  # the words typed (as bash splits them), the last one being completed; the completions wanted
     (["proofkit", "ch"], {"check"}),
+    (["proofkit", "check", "am24.t"], {"AM24.T1", "AM24.T2", "AM24.T3", "AM24.T3c", "AM24.T4", "AM24.T5"}),
+    (["proofkit", "check", "AM24.T4", "--set", "learn"], {"learned_dim="}),
+    (["proofkit", "check", "AM24.T4", "--set", "T", "=", ""], {str(v) for v in range(1, 21)}),  # split at =
+    (["proofkit", "check", "AM24.T4", "--set", "activation", "=", "s"], {"sigmoid", "softplus"}),
+    (["proofkit", "falsify", "AM24.T4", "--drop", "T"], {"T\\>=2"}),  # quoted: > is a redirection
+    (["proofkit", "falsify", "AM24.T4", "--drop", "A5.L"], {"A5.Lam-invertible"}),
+    (["proofkit", "scan", "AM24.T5", "--param", "learn"], {"learned_dim"}),
+    (["proofkit", "show", "NOPE.T1", "--drop", ""], set()),
     (["proofkit", "check", "AM24.T"], {"AM24.T1", "AM24.T2", "AM24.T3", "AM24.T3c", "AM24.T4", "AM24.T5"}),
     (["proofkit", "falsify", "AM24.T4", "--no-sh"], {"--no-shrink"}),
     (["proofkit", "--backend", "nu"], {"numpy"}),
@@ -135,15 +143,24 @@ BASH_CASES = [  # the words typed, the last one being completed; the completions
 ]
 
 
+def _line(words: list[str]) -> str:
+    """The command line bash's COMP_WORDS came from: the words with spaces, none around an = it split."""
+    line = ""
+    for prev, word in zip(["", *words], words):
+        line += word if "=" in (prev, word) else f" {word}" if line else word
+    return line
+
+
 def test_bash_completes_subcommands_options_choices_and_theorem_ids(tmp_path, on_path):
     if shutil.which("bash") is None:
         pytest.skip("bash is not installed")
     script = tmp_path / "proofkit.bash"
     script.write_text(completion.script(build_parser(), "bash"))
     program = (f"source {shlex.quote(str(script))}\n"
-               't() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _proofkit; '
-               'echo "${COMPREPLY[*]}"; }\n'
-               + "\n".join("t " + " ".join(shlex.quote(w) for w in words) for words, _ in BASH_CASES) + "\n")
+               't() { COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}; shift; COMP_WORDS=("$@"); '
+               'COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _proofkit; echo "${COMPREPLY[*]}"; }\n'
+               + "\n".join("t " + " ".join(shlex.quote(w) for w in [_line(words), *words])
+                            for words, _ in BASH_CASES) + "\n")
     done = subprocess.run(["bash", "-c", program], capture_output=True, text=True, timeout=120,
                           env={"PATH": f"{on_path}:/usr/bin:/bin", "HOME": str(tmp_path)})
     assert done.returncode == 0, done.stderr
