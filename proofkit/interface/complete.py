@@ -9,11 +9,11 @@ read from them). It prints one candidate per line that starts with CUR (case-ins
 command line.
 
 Answering from the theorem files themselves would import every one of them (sympy and all, over a
-second) at each TAB. So the catalogue -- ids, parameter names and their values, assumption ids -- is
+second) at each TAB. So the index -- ids, parameter names and their values, assumption ids -- is
 cached in ``$PROOFKIT_CACHE_DIR`` (default ``$XDG_CACHE_HOME/proofkit``, else ``~/.cache/proofkit``),
 one JSON file per set of theorem sources, stamped with :func:`proofkit.language.registry.fingerprint`
 (every theorem file's path, size and modification time). A TAB reads the file and re-stats the files
-(milliseconds); a changed, added or removed theorem file changes the fingerprint and the catalogue is
+(milliseconds); a changed, added or removed theorem file changes the fingerprint and the index is
 rebuilt once. Hand-written because the data-dependent part is proofkit's own; the per-shell glue stays in
 :mod:`proofkit.interface.completion`.
 """
@@ -34,14 +34,14 @@ from ..storage import atomic
 
 CACHE_ENV = "PROOFKIT_CACHE_DIR"
 KINDS = ("ids", "set", "param", "drop")
-#: the catalogue file's format (a catalogue of another format is rebuilt, never misread)
-FORMAT = "proofkit-catalogue/1"
+#: the index file's format (an index of another format is rebuilt, never misread)
+FORMAT = "proofkit-completion-index/1"
 #: at most this many values are offered for one integer parameter (the rest are typed)
 MAX_VALUES = 20
 
 
 def cache_dir() -> Path:
-    """Where catalogues are kept (see the module docstring)."""
+    """Where indexes are kept (see the module docstring)."""
     if os.environ.get(CACHE_ENV):
         return Path(os.environ[CACHE_ENV])
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -67,7 +67,7 @@ def _text(value: Any) -> str:
 
 
 def build(extra: Sequence[str | Path] = ()) -> dict[str, Any]:
-    """The catalogue of every registered theorem (this imports every theorem file)."""
+    """The index of every registered theorem (this imports every theorem file)."""
     theorems = {}
     for tid, thm in registry.load_all(extra).items():
         theorems[tid] = {"params": {p.name: values(p) for p in thm.params.params},
@@ -75,13 +75,13 @@ def build(extra: Sequence[str | Path] = ()) -> dict[str, Any]:
     return {"format": FORMAT, "theorems": theorems}
 
 
-def catalogue(extra: Sequence[str | Path] = ()) -> dict[str, Any]:
-    """The catalogue for these theorem sources: the cached one while its fingerprint holds, else built
+def index(extra: Sequence[str | Path] = ()) -> dict[str, Any]:
+    """The index for these theorem sources: the cached one while its fingerprint holds, else built
     and cached (a cache that cannot be written is only slower)."""
-    # this module's own modification time too: a catalogue is rebuilt when the way it is built changes
+    # this module's own modification time too: an index is rebuilt when the way it is built changes
     fingerprint = f"{registry.fingerprint(extra)}-{Path(__file__).stat().st_mtime_ns}"
     folders = "\0".join(str(f) for f in registry.folders(extra))
-    path = cache_dir() / f"catalogue-{hashlib.sha256(folders.encode()).hexdigest()[:16]}.json"
+    path = cache_dir() / f"index-{hashlib.sha256(folders.encode()).hexdigest()[:16]}.json"
     try:
         cached = json.loads(path.read_text(encoding="utf-8"))
         if cached.get("format") == FORMAT and cached.get("fingerprint") == fingerprint:
@@ -100,7 +100,7 @@ def catalogue(extra: Sequence[str | Path] = ()) -> dict[str, Any]:
 def candidates(kind: str, cur: str, words: Sequence[str]) -> list[str]:
     """What TAB offers for ``cur`` (see the module docstring)."""
     folders = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--theorems"]
-    theorems = catalogue(folders)["theorems"]
+    theorems = index(folders)["theorems"]
     if kind == "ids":
         offered = list(theorems)
     else:

@@ -4,7 +4,7 @@
 its options and, after an option that takes a value, that value where it has a known kind: a choice list,
 a folder, a file. The words that depend on the theorems -- ids (a positional ``id`` / ``ids``), ``--set``
 names and values (``T=3``), ``--param`` names, ``--drop`` assumption ids -- are asked of the hidden
-``proofkit __complete`` (:mod:`proofkit.interface.complete`), which answers from a cached catalogue in
+``proofkit __complete`` (:mod:`proofkit.interface.complete`), which answers from a cached index in
 milliseconds and reads the theorem id and any ``--theorems`` folders from the words already typed, so
 the user's own theorems complete too. Written by hand rather than with a completion library because
 none of them covers bash, zsh and fish from argparse alike; the tree is walked, never listed, so a new

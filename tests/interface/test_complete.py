@@ -1,5 +1,5 @@
 """``proofkit __complete``: what TAB offers (ids, --set names and values, --param names, --drop ids) from
-a cached catalogue that a changed theorem file invalidates, silently empty on any failure."""
+a cached index that a changed theorem file invalidates, silently empty on any failure."""
 
 from __future__ import annotations
 
@@ -41,11 +41,11 @@ def test_candidates_of_every_kind(user):
 def test_the_cache_answers_until_a_theorem_file_changes(user, monkeypatch):
     words = ["--theorems", str(user)]
     assert complete.candidates("ids", "MY", words) == ["MY.T1"]
-    files = list(Path(os.environ[complete.CACHE_ENV]).glob("catalogue-*.json"))
+    files = list(Path(os.environ[complete.CACHE_ENV]).glob("index-*.json"))
     assert len(files) == 1 and json.loads(files[0].read_text())["format"] == complete.FORMAT
 
     def no_build(extra):
-        raise AssertionError("the cached catalogue should have answered")
+        raise AssertionError("the cached index should have answered")
 
     monkeypatch.setattr(complete, "build", no_build)
     assert complete.candidates("ids", "MY", words) == ["MY.T1"]
