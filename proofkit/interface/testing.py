@@ -4,7 +4,7 @@ session, shared by every test that asks (the pytest plugin prints their verdict 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.check import check
@@ -42,21 +42,54 @@ def falsified(theorem_id: str, drops: Sequence[str] = (), overrides: dict[str, A
     return _FALSIFY[key]
 
 
+def _check_line(key: str) -> str:
+    r = _CHECKS[key]
+    findings = sum(c.erratum for c in r.claims)
+    readings = sum(c.verdict == Verdict.REFUTED and c.role != "control" and not c.erratum
+                   and not c.outside and not c.error for c in r.claims)
+    return (f"check   {r.id:8s} [{_SETS[key]}] {r.label} (dps {r.dps}, seed {r.seed}, {findings} refuted "
+            f"as printed, {readings} readings refuted, {len(r.errata)} relation errata)")
+
+
+def _falsify_line(key: str) -> str:
+    f = _FALSIFY[key]
+    return (f"falsify {f.theorem:8s} drop [{', '.join(f.dropped) or 'none'}] {f.verdict}"
+            f"{' certified' if f.certified else ''} (seed {f.seed}, dps {f.dps}, {f.elapsed_s:.1f}s)")
+
+
+def _entries(skip: Mapping[str, object] | None = None) -> list[tuple[str, str]]:
+    """(key, summary line) per cached check, then per cached falsification, of this process (but those
+    whose result ``skip`` holds under their key)."""
+    skip = skip or {}
+    out = [(f"check {k}", _check_line(k)) for k, r in _CHECKS.items() if skip.get(f"check {k}") is not r]
+    return out + [(f"falsify {k}", _falsify_line(k)) for k, f in _FALSIFY.items()
+                  if skip.get(f"falsify {k}") is not f]
+
+
 def summary_lines() -> list[str]:
     """One line per cached check and falsification of the session (the pytest plugin prints them)."""
-    lines = []
-    for key, r in _CHECKS.items():
-        sets = _SETS[key]
-        findings = sum(c.erratum for c in r.claims)
-        readings = sum(c.verdict == Verdict.REFUTED and c.role != "control" and not c.erratum
-                       and not c.outside and not c.error for c in r.claims)
-        lines.append(f"check   {r.id:8s} [{sets}] {r.label} (dps {r.dps}, seed {r.seed}, {findings} "
-                     f"refuted as printed, {readings} readings refuted, {len(r.errata)} relation errata)")
-    for f in _FALSIFY.values():
-        lines.append(f"falsify {f.theorem:8s} drop [{', '.join(f.dropped) or 'none'}] {f.verdict}"
-                     f"{' certified' if f.certified else ''} "
-                     f"(seed {f.seed}, dps {f.dps}, {f.elapsed_s:.1f}s)")
-    return lines
+    return [line for _, line in _entries()]
+
+
+#: the results :func:`fresh_summary` handed out already, by key (per process; a cache replaced by a test
+#: hands its results out again)
+_HANDED: dict[str, object] = {}
+
+
+def fresh_summary() -> list[list[str]]:
+    """[key, line] of each cached check and falsification not handed out before: the pytest plugin puts
+    them on each test's report, so that under xdist they reach the controller (plain lists: serializable)."""
+    out = [[key, line] for key, line in _entries(_HANDED)]
+    for key, _ in out:
+        kind, _, k = key.partition(" ")
+        _HANDED[key] = (_CHECKS if kind == "check" else _FALSIFY)[k]
+    return out
+
+
+def order(entries: dict[str, str]) -> list[str]:
+    """The summary lines of ``entries`` (key -> line, from any process): checks, then falsifications,
+    each sorted, so the summary reads the same whatever order the tests ran in (xdist or not)."""
+    return sorted(entries.values(), key=lambda line: (not line.startswith("check"), line))
 
 
 def run_cli(capsys: Any, *argv: str) -> tuple[int, str, str]:

@@ -290,3 +290,79 @@ def test_the_session_summary_does_not_look_theorems_up_again(monkeypatch):
     monkeypatch.setattr(registry, "load_all", broken)
     lines = testing.summary_lines()
     assert any(line.startswith("check   AM24.EX1") for line in lines), lines
+
+
+USER_TEST = "def test_mine():\n    assert True\n"
+
+
+@pytest.mark.parametrize("sel, outcomes", [
+    ("tiny", {"passed": 2, "failed": 1, "skipped": 1}),
+    ("TINY.OK,tiny.none", {"passed": 2, "skipped": 1}),
+    ("Tiny.Ok", {"passed": 2}),
+    ("none", {"passed": 1}),
+])
+def test_the_selection_adds_theorem_tests_and_deselects_nothing(pytester, tiny, sel, outcomes):
+    """--proofkit-theorems=SEL adds only the selected theorems' tests; the suite's own test still runs
+    (the old advice, ``-m tiny`` in addopts, deselected it)."""
+    pytester.makepyfile(test_user=USER_TEST)
+    result = pytester.runpytest_inprocess(f"--proofkit-theorems={sel}", "--proofkit-folder", str(tiny),
+                                          "-p", "no:cacheprovider", "--strict-markers")
+    result.assert_outcomes(**outcomes)
+    assert "deselected" not in result.stdout.str()
+    assert "test_user.py ." in result.stdout.str()
+
+
+def test_the_selection_in_addopts_and_the_markers_on_the_command_line(pytester, tiny):
+    pytester.makepyprojecttoml(f'[tool.pytest.ini_options]\naddopts = "--proofkit-theorems=tiny '
+                               f'--proofkit-folder {tiny}"\n')
+    pytester.makepyfile(test_user=USER_TEST)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, failed=1, skipped=1)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-m", "proofkit and not tiny")
+    result.assert_outcomes(deselected=4)  # the markers still select by hand, among every test
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--proofkit-theorems=TINY.BAD")
+    result.assert_outcomes(passed=1, failed=1)  # the command line overrides addopts
+
+
+@pytest.mark.parametrize("sel, needles", [
+    ("tiny,tnyi.ok", ["got 'tnyi.ok'", "(did you mean TINY.OK?)", "a paper (am24"]),
+    ("am42", ["(did you mean am24?)"]),
+    ("tests/test_x.py", ["it looks like a path", "--proofkit-theorems=SEL"]),
+])
+def test_an_unknown_selection_is_a_one_line_usage_error(pytester, tiny, sel, needles):
+    result = pytester.runpytest_inprocess(f"--proofkit-theorems={sel}", "--proofkit-folder", str(tiny))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    err = [line for line in result.stderr.str().splitlines() if line.strip()]
+    assert len(err) == 1 and err[0].startswith("ERROR: proofkit: bad input: --proofkit-theorems: "), err
+    for needle in needles:
+        assert needle in err[0], (needle, err[0])
+
+
+def _verdicts_section(out: str) -> list[str]:
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if "proofkit verdicts" in line)
+    section = []
+    for line in lines[start + 1:]:
+        if line.startswith("====") or line.startswith("FAILED") or line.startswith("SKIPPED"):
+            break
+        section.append(line)
+    return section
+
+
+def test_the_verdict_summary_is_the_same_under_xdist(pytester, tiny):
+    """Workers compute the checks; the summary lines ride on the test reports to the controller. A user
+    test that calls testing.checked() counts as a theorem test does."""
+    pytester.makepyfile(test_user="""
+        from proofkit.interface import testing
+
+        def test_mine():
+            assert testing.checked("TINY.OK").id == "TINY.OK"
+    """)
+    args = ["--proofkit-theorems=tiny", "--proofkit-folder", str(tiny), "-p", "no:cacheprovider"]
+    plain = pytester.runpytest_subprocess(*args)
+    plain.assert_outcomes(passed=2, failed=1, skipped=1)
+    spread = pytester.runpytest_subprocess(*args, "-p", "xdist", "-n", "2")
+    spread.assert_outcomes(passed=2, failed=1, skipped=1)
+    lines = _verdicts_section(plain.stdout.str())
+    assert [line.split()[1] for line in lines] == ["TINY.BAD", "TINY.NONE", "TINY.OK"], lines
+    assert _verdicts_section(spread.stdout.str()) == lines
