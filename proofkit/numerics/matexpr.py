@@ -86,7 +86,8 @@ def evaluate(expr: sp.Basic, env: Env) -> np.ndarray:
     if isinstance(expr, MatPow):
         base = evaluate(expr.base, env)
         exp = expr.exp
-        value = evaluate(exp, env) if exp.free_symbols else exp
+        # the exponent among the scalars alone, so its constants stay exact numbers (not balls)
+        value = evaluate(exp, {k: v for k, v in env.items() if np.ndim(v) == 0}) if exp.free_symbols else exp
         if int(value) != value:
             raise Undefined(f"power {exp} = {value} is not an integer")
         k = int(value)
@@ -96,14 +97,15 @@ def evaluate(expr: sp.Basic, env: Env) -> np.ndarray:
         for _ in range(k):
             out = out @ base
         return out
+    # constants (sympy folds Inverse(L) * L to I) in the environment's number type: balls stay balls
     if isinstance(expr, (Identity, ZeroMatrix)):
         if not all(d.is_Integer for d in expr.shape):
             raise Undefined(f"{expr} has symbolic size {expr.shape}: not determined outside a sum or product")
         if isinstance(expr, Identity):
-            return np.array(mp.eye(int(expr.shape[0])).tolist(), dtype=object)
-        return np.full(tuple(int(s) for s in expr.shape), mp.mpf(0), dtype=object)
+            return _eye(int(expr.shape[0]), _like(env))
+        return np.full(tuple(int(s) for s in expr.shape), _scalar(sp.Integer(0), _like(env)), dtype=object)
     if isinstance(expr, sp.Number):
-        return np.asarray(MP.convert(sp.Rational(expr)), dtype=object)
+        return np.asarray(_scalar(sp.Rational(expr), _like(env)), dtype=object)
     if isinstance(expr, sp.Add) and all(isinstance(a, sp.Symbol) or a.is_Number for a in expr.args):
         return np.asarray(sum(evaluate(a, env) for a in expr.args), dtype=object)
     raise Undefined(f"unsupported expression node {type(expr).__name__}")
@@ -115,6 +117,15 @@ def _free_identity(expr: sp.Basic) -> bool:
         coeff, mats = expr.as_coeff_matrices()
         return len(mats) == 1 and _free_identity(mats[0])
     return isinstance(expr, Identity) and not expr.shape[0].is_Integer
+
+
+def _like(env: Env) -> np.ndarray:
+    """An array of the environment's number type (mpf or arb), empty when it holds no value (mpf)."""
+    for value in env.values():
+        arr = np.asarray(value, dtype=object)
+        if arr.size and isinstance(arr.flat[0], (flint.arb, mp.mpf)):
+            return arr
+    return np.empty(0, dtype=object)
 
 
 def _scalar(q: sp.Rational, like: np.ndarray) -> object:

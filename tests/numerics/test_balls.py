@@ -39,3 +39,19 @@ def test_precision_is_restored_and_bounds_are_outward():
 def test_box_text():
     assert box_text([0, 0], [1, 1]) == "[0, 1]^2"
     assert box_text([0, 0], [1, 0]) == "[0, 1] x [0, 0]"
+
+
+def test_constants_of_a_relation_take_the_environments_number_type():
+    """sympy folds ``Inverse(L) * L`` to I and ``L - L`` to 0 when the relation is written; evaluated on
+    balls they must be balls (an mpf identity beside balls crashed the ball residual of a user's file)."""
+    import numpy as np
+
+    from proofkit.numerics.matexpr import evaluate
+
+    L = sp.MatrixSymbol("L", 1, 1)
+    env = {"L": np.array([[flint.arb(3) / 4]], dtype=object)}
+    for expr in (sp.Inverse(L) * L, sp.ZeroMatrix(1, 1), sp.Integer(2)):
+        value = np.asarray(evaluate(expr, env), dtype=object)
+        assert all(isinstance(v, flint.arb) for v in value.flat), expr
+    assert all(isinstance(v, mp.mpf) for v in np.ravel(evaluate(sp.Identity(2), {"L": np.array(
+        [[mp.mpf(1)]], dtype=object)})))
