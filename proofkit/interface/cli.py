@@ -32,7 +32,7 @@ from . import clihelp, completion
 #: there either sets ``handler`` (``set_defaults(handler=fn)``, fn(args) -> exit code) or is crasp's
 COMMAND_MODULES = ("proofkit.crasp.tools.cli", "proofkit.sweep.cli", "proofkit.bench.cli",
                    "proofkit.publish.cli", "proofkit.interface.formats_cli", "proofkit.kernel.cli",
-                   "proofkit.publish.drops_cli")
+                   "proofkit.publish.drops_cli", "proofkit.publish.plot_cli")
 
 EXIT = {Verdict.CERTIFIED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.INCONCLUSIVE: 3}
 #: a claim's own code raised: an internal error, never a verdict
@@ -507,7 +507,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if words == ["--version"]:  # start-up path: no parser, no engine
         print(clihelp.version_line())
         return 0
-    if words[:1] == ["__complete"]:  # a shell's TAB (hidden): the cached catalogue, no parser
+    if words[:1] == ["__complete"]:  # a shell's TAB (hidden): the cached index, no parser
         from . import complete
         return complete.main(words[1:])
     from ..language import registry

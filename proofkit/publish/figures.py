@@ -1,5 +1,5 @@
 """Figures for ``proofkit report --figures --out DIR`` (matplotlib, the optional ``plot`` extra, imported
-only here and only when asked for): where a reader would rather look than read a table.
+only when a figure is drawn): where a reader would rather look than read a table.
 
 - ``threshold_scans``: verdict status per training length T for AM24 theorems (Theorem 4 with
   k~ = n = 2 and with an over-parametrized k~ = 3, Theorem 1 with a readout bias), check only, at 60
@@ -9,15 +9,15 @@ only here and only when asked for): where a reader would rather look than read a
 - ``residual_vs_precision``: the training residual the fit of AM24.T4 reaches at 30..120 digits,
   against the fit's tolerance at each precision.
 
-Each figure is a PNG with its data as JSON beside it (same name). Everything is seeded and computed
-fresh (about 30 s in all on one core); the PNG is written without the matplotlib version in its
-metadata, so the same data and library give the same bytes. A theorem or program that is not
-registered here is left out of its figure, and the JSON says so.
+Each figure is written as PDF, SVG and PNG with its data as JSON beside it (same name; the data is
+stamped ``"format": "proofkit-figure/1"`` and ``"figure": NAME``, so ``proofkit plot NAME.json`` redraws
+it). The drawing goes through :mod:`proofkit.publish.plot` (one style, paper-column size, deterministic
+bytes: no dates, no version metadata). Everything is seeded and computed fresh (about 30 s in all on one
+core). A theorem or program that is not registered here is left out of its figure, and the JSON says so.
 """
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -30,16 +30,18 @@ from ..language import registry
 from ..language.tolerances import MIN_DPS
 from ..runtime import progress
 from ..storage import atomic
+from . import plot
 from .bib import theorem_folder
 
-HINT = 'matplotlib, the plot extra: pip install "proofkit[plot]"'
+HINT = plot.HINT
+#: the stamp of a figure's data file (with ``"figure": NAME``)
+FORMAT = "proofkit-figure/1"
 SCANS = (("AM24.T4", {}, "AM24.T4, k~ = n = 2"), ("AM24.T4", {"learned_dim": 3}, "AM24.T4, k~ = 3"),
          ("AM24.T1", {"readout_bias": True}, "AM24.T1, readout bias"))
 SCAN_VALUES = (1, 2, 3)
 ROW_PROGRAMS = ("majority.crasp", "dyck1.crasp", "anbn.crasp")
 ROW_SPLITS = tuple(range(1, 9))
 RESIDUAL_DPS = (30, 45, 60, 90, 120)
-_STATUS_COLOR = {"holds": "#2e7d32", "refuted": "#c62828", "inconclusive": "#9e9e9e"}
 
 
 def require_matplotlib() -> None:
@@ -55,8 +57,8 @@ def scan_data(jobs: int = 1) -> dict[str, Any]:
     from ..engine.scan import scan
 
     thms = registry.load_all()
-    out: dict[str, Any] = {"param": "T", "values": list(SCAN_VALUES), "dps": MIN_DPS, "seed": 0, "scans": [],
-                           "missing": []}
+    out: dict[str, Any] = {"format": FORMAT, "figure": "threshold_scans", "param": "T",
+                           "values": list(SCAN_VALUES), "dps": MIN_DPS, "seed": 0, "scans": [], "missing": []}
     for tid, base, label in SCANS:
         if tid not in thms:
             out["missing"].append(tid)
@@ -75,7 +77,8 @@ def rows_data() -> dict[str, Any]:
     from ..crasp.semantics.vector import accepts_prefixes
     from ..crasp.tasks.library import load_index
 
-    out: dict[str, Any] = {"N": list(ROW_SPLITS), "programs": [], "missing": []}
+    out: dict[str, Any] = {"format": FORMAT, "figure": "rows_vs_bound", "N": list(ROW_SPLITS), "programs": [],
+                           "missing": []}
     folder = theorem_folder("HYB24.T12") if "HYB24.T12" in registry.load_all() else None
     if folder is None or not (folder / "programs" / "index.json").is_file():
         out["missing"] = list(ROW_PROGRAMS)
@@ -99,8 +102,9 @@ def residual_data() -> dict[str, Any]:
     from ..engine.fit import default_tol, fit
     from ..engine.problem import build_problem
 
-    out: dict[str, Any] = {"theorem": "AM24.T4", "seed": 0, "dps": [], "log10_residual": [], "log10_tol": [],
-                           "converged": [], "missing": []}
+    out: dict[str, Any] = {"format": FORMAT, "figure": "residual_vs_precision", "theorem": "AM24.T4",
+                           "seed": 0, "dps": [], "log10_residual": [], "log10_tol": [], "converged": [],
+                           "missing": []}
     thm = registry.load_all().get("AM24.T4")
     if thm is None:
         out["missing"] = ["AM24.T4"]
@@ -120,58 +124,80 @@ def residual_data() -> dict[str, Any]:
 
 
 def _draw_scans(fig: Any, data: dict[str, Any]) -> None:
-    ax = fig.add_subplot()
-    for i, s in enumerate(data["scans"]):
-        for T, status in zip(data["values"], s["status"]):
-            ax.scatter([T], [i], marker="s", s=1800, color=_STATUS_COLOR[status])
-            ax.annotate(status, (T, i), ha="center", va="center", fontsize=6, color="white")
-    ax.set_yticks(range(len(data["scans"])),
-                  [f"{s['label']} (threshold {s['threshold']})" for s in data["scans"]])
-    ax.set_xticks(data["values"])
-    ax.set_xlim(min(data["values"]) - 0.6, max(data["values"]) + 0.6)
-    ax.set_ylim(-0.6, len(data["scans"]) - 0.4)
-    ax.set_xlabel("training length T")
-    ax.set_title(f"Threshold scans (check only, {data['dps']} digits, seed {data['seed']})")
+    plot.strips(fig, _strips(data))
+
+
+def _strips(data: dict[str, Any]) -> plot.Strips:
+    rows = [plot.Strip(s["label"], dict(zip(data["values"], s["status"])), s["threshold"])
+            for s in data["scans"]]
+    return plot.Strips(data["param"], "training length", list(data["values"]), rows,
+                       f"check only, {data['dps']} digits, seed {data['seed']}")
 
 
 def _draw_rows(fig: Any, data: dict[str, Any]) -> None:
+    """rows(N) solid, the bound dashed, one color per program. Programs with the same bound (dyck1 and
+    anbn: (N+1)^3 for both) share one dashed curve whose legend entry names both; rows that meet at
+    some N keep their own nested markers."""
     ax = fig.add_subplot()
+    curves = []
     for i, p in enumerate(data["programs"]):
-        color = f"C{i}"
-        ax.plot(data["N"], p["rows"], "o-", color=color, label=f"{p['program']}: rows")
-        ax.plot(data["N"], p["bound"], "--", color=color, label=f"{p['program']}: bound")
+        name = p["program"].removesuffix(".crasp")
+        curves.append(plot.Curve(f"{name} rows", p["rows"], f"C{i}"))
+    for i, p in enumerate(data["programs"]):
+        name = p["program"].removesuffix(".crasp")
+        curves.append(plot.Curve(f"{name} bound", p["bound"], f"C{i}", "--", marker=False))
+    plot.lines(ax, data["N"], curves, "N")
     ax.set_yscale("log", base=2)
-    ax.set_xlabel("split N (strings of length 2N)")
-    ax.set_ylabel("one-way rows")
-    ax.set_title("Row counts vs the program-level Theorem-12 bound")
-    ax.legend(fontsize=7)
+    ax.set_xticks(data["N"])
+    ax.set_xlabel("split N (prefix and suffix of length N)")
+    ax.set_ylabel("one-way rows (count, log2 scale)")
+    ax.set_title("Row counts vs the program-level Theorem-12 bound", loc="left")
+    plot.legend(fig, ax)
 
 
 def _draw_residual(fig: Any, data: dict[str, Any]) -> None:
+    """The residual, the tolerance and 10^-dps as numbers on a log axis (the data stores log10)."""
     ax = fig.add_subplot()
-    ax.plot(data["dps"], data["log10_residual"], "o-", label="training residual of the fit")
-    ax.plot(data["dps"], data["log10_tol"], "--", label="fit tolerance 10^(-3 dps / 4)")
-    ax.plot(data["dps"], [-d for d in data["dps"]], ":", label="10^-dps")
+
+    def power(logs: list[Any]) -> list[float | None]:
+        return [None if v is None else 10.0 ** v for v in logs]
+
+    curves = [plot.Curve("training residual of the fit", power(data["log10_residual"]), "C0"),
+              plot.Curve("fit tolerance 10^(-3 dps/4)", power(data["log10_tol"]), "C1", "--"),
+              plot.Curve("10^-dps (working precision)", power([-d for d in data["dps"]]), "C2", ":", False)]
+    plot.lines(ax, data["dps"], curves, "precision")
+    bad = [(d, 10.0 ** r) for d, r, ok in zip(data["dps"], data["log10_residual"], data["converged"])
+           if not ok and r is not None]
+    if bad:
+        ax.plot(*zip(*bad), "x", color="#c62828", markersize=6, label="fit not converged")
+    ax.set_yscale("log")
+    plot.decade_ticks(ax)
+    ax.set_xticks(data["dps"])
     ax.set_xlabel("working precision (decimal digits)")
-    ax.set_ylabel("log10")
-    ax.set_title(f"{data['theorem']}: residual vs precision (seed {data['seed']})")
-    ax.legend(fontsize=7)
+    ax.set_ylabel("residual, tolerance (dimensionless)")
+    ax.set_title(f"{data['theorem']}: training residual vs precision (seed {data['seed']})", loc="left")
+    plot.legend(fig, ax)
 
 
 Drawing = Callable[[Any, dict[str, Any]], None]
 
 
-def _save(out: Path, name: str, data: dict[str, Any], draw: Drawing) -> list[Path]:
-    """``name.json`` and ``name.png`` under ``out``, both atomically; the PNG without version metadata."""
-    from matplotlib.figure import Figure
+def _size(name: str, data: dict[str, Any]) -> tuple[float, float]:
+    return plot.strip_size(_strips(data)) if name == "threshold_scans" else (plot.COLUMN[0], 2.8)
 
-    fig = Figure(figsize=(7, 4), dpi=100, layout="constrained")
-    draw(fig, data)
-    png = io.BytesIO()
-    fig.savefig(png, format="png", metadata={"Software": None})
+
+def figure(name: str, data: dict[str, Any]) -> Any:
+    """The matplotlib figure ``name`` drawn from ``data`` (checked first: InputError when it does not fit)."""
+    check_data(name, data)
+    return plot.build(FIGURES[name][1], data, _size(name, data))
+
+
+def _save(out: Path, name: str, data: dict[str, Any], formats: tuple[str, ...]) -> list[Path]:
+    """``name.json`` and ``name.<fmt>`` for each format under ``out``, all atomically, without dates or
+    version metadata."""
+    fig = figure(name, data)
     text = json.dumps(data, sort_keys=True, indent=1) + "\n"
-    return [atomic.write_file(out / f"{name}.json", text, "--out"),
-            atomic.write_file(out / f"{name}.png", png.getvalue(), "--out")]
+    return [atomic.write_file(out / f"{name}.json", text, "--out"), *plot.write(fig, out / name, formats)]
 
 
 #: figure name -> (data, drawing); the data functions take the number of worker processes when they scan
@@ -183,15 +209,59 @@ FIGURES: dict[str, tuple[Callable[[int], dict[str, Any]], Drawing]] = {
 
 
 def write_all(out: Path, jobs: int = 1) -> list[Path]:
-    """Every figure and its data under ``out`` (which must exist); the paths written."""
+    """Every figure (PDF, SVG and PNG) and its data under ``out`` (which must exist); the paths written."""
     require_matplotlib()
     written = []
-    for name, (data, draw) in FIGURES.items():
-        written += _save(out, name, data(jobs), draw)
+    for name, (data, _) in FIGURES.items():
+        written += _save(out, name, data(jobs), plot.FORMATS)
     return written
 
 
-def draw(name: str, data: dict[str, Any], out: Path) -> list[Path]:
-    """One figure from data already computed (e.g. a stored ``name.json``)."""
+def draw(name: str, data: dict[str, Any], out: Path, formats: tuple[str, ...] = ("png",)) -> list[Path]:
+    """One figure from data already computed (e.g. a stored ``name.json``): ``name.json`` and the figure
+    in each of ``formats``."""
     require_matplotlib()
-    return _save(out, name, data, FIGURES[name][1])
+    return _save(out, name, data, formats)
+
+
+_LISTS = {"threshold_scans": ("values", "scans"), "rows_vs_bound": ("N", "programs"),
+          "residual_vs_precision": ("dps", "log10_residual", "log10_tol", "converged")}
+
+
+def check_data(name: str, data: Any) -> None:
+    """InputError unless ``data`` has the fields figure ``name`` draws, of matching lengths (a stored
+    ``name.json`` read by ``proofkit plot``)."""
+    if name not in FIGURES:
+        raise InputError("figure", "one of " + ", ".join(FIGURES), name)
+    if not isinstance(data, dict):
+        raise InputError(name, "a JSON object", type(data).__name__)
+    for key in _LISTS[name]:
+        if not isinstance(data.get(key), list):
+            raise InputError(f"{name} {key}", "a list", type(data.get(key)).__name__)
+    size = len(data[_LISTS[name][0]])
+    inner = {"threshold_scans": ("status",), "rows_vs_bound": ("rows", "bound")}.get(name, ())
+    rows = data[_LISTS[name][1]] if inner else [data]
+    keys = inner or _LISTS[name][1:]
+    for i, row in enumerate(rows):
+        for key in keys:
+            value = row.get(key) if isinstance(row, dict) else None
+            if not isinstance(value, list) or len(value) != size:
+                where = f"{name} {_LISTS[name][1]}[{i}].{key}" if inner else f"{name} {key}"
+                raise InputError(where, f"a list of {size} values (one per {_LISTS[name][0]})", value)
+    _check_values(name, data, rows)
+
+
+def _check_values(name: str, data: dict[str, Any], rows: list[Any]) -> None:
+    """The values themselves: statuses known, numbers numbers (a hand-edited file fails here, not in
+    matplotlib)."""
+    if name == "threshold_scans":
+        for i, row in enumerate(rows):
+            if not set(row["status"]) <= set(plot.STATUS) or not isinstance(row.get("label"), str):
+                raise InputError(f"{name} scans[{i}]", "a label and statuses among " + ", ".join(plot.STATUS))
+        return
+    keys = ("rows", "bound") if name == "rows_vs_bound" else ("log10_residual", "log10_tol")
+    values = [v for row in rows for k in keys for v in row[k]] + list(data[_LISTS[name][0]])
+    if not all(v is None or plot.numeric([v]) for v in values):
+        raise InputError(f"{name} {'/'.join(keys)}", "numbers (or null)")
+    if name == "rows_vs_bound" and not all(isinstance(r.get("program"), str) for r in rows):
+        raise InputError(f"{name} programs", "a program name per row")
