@@ -59,6 +59,13 @@ class InputError(ValueError):
         super().__init__(msg)
 
 
+def one_of(field: str, choices: object, got: object, what: str = "one of") -> InputError:
+    """The error for a name that is not among ``choices``: "expected one of A, B, C (did you mean B?)",
+    the suggestion when one is close (:func:`did_you_mean`). Raise it: ``raise one_of(...)``."""
+    options = [str(c) for c in choices]  # type: ignore[attr-defined]
+    return InputError(field, f"{what} {', '.join(options)}{did_you_mean(got, options)}", got)
+
+
 def did_you_mean(name: object, choices: object) -> str:
     """' (did you mean X?)' naming the closest of ``choices`` to ``name`` (case ignored), or '' when none
     is close: appended to the expectation of an error that read an unknown name."""

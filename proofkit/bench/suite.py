@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 from ..storage import formats, safejson
 from ..storage.atomic import write_new
 from . import crasp, drops, fit, machine, namespace, precision, rows, stages, targets
@@ -43,7 +43,7 @@ def parse_sections(text: str | None) -> tuple[str, ...]:
     names = [t.strip() for t in text.split(",") if t.strip()]
     bad = [n for n in names if n not in SECTIONS]
     if bad or not names:
-        raise InputError("--only", f"comma-separated sections among {', '.join(SECTIONS)}", text)
+        raise one_of("--only", SECTIONS, bad[0] if bad else text, "comma-separated sections among")
     return tuple(n for n in SECTIONS if n in names)
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from .. import constructions
 from ..certificates.certify_model import certificate
 from ..certificates.fiterror import inflate, param_radius
-from ..errors import InputError
+from ..errors import InputError, one_of
 from ..language import registry
 from ..language.spec import Theorem, WitnessOutcome
 from ..language.tolerances import FIT_TOL, SEARCH_GAP, effective_dps, fmt
@@ -130,7 +130,7 @@ def _construction(thm: Theorem, rec: Mapping[str, Any]) -> Any:
     if name is None:
         return None
     if name not in constructions.WITNESSES:
-        raise InputError("witness.construction", "one of " + ", ".join(constructions.WITNESSES), name)
+        raise one_of("witness.construction", constructions.WITNESSES, name)
     return ConstructionFalsifier(thm)
 
 

@@ -30,7 +30,7 @@ from typing import Any
 import mpmath as mp
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 from ..families import Family
 from ..numerics import activation as act
 from ..numerics import arrays
@@ -105,7 +105,7 @@ def screen(p: Problem, theta: Any, kind: str = "length", samples: int = SAMPLES,
     sequences per length of the ``kind`` suite, in float64 in namespace ``xp`` (default: the selected
     backend, :func:`proofkit.numerics.arrays.namespace`). ``rng`` defaults to :func:`screen_rng`."""
     if kind not in KINDS:
-        raise InputError("kind", "one of " + ", ".join(KINDS), kind)
+        raise one_of("kind", KINDS, kind)
     if int(samples) < 0 or int(keep) < 0:
         raise InputError("samples", "non-negative sample and keep counts", (samples, keep))
     xp = arrays.namespace() if xp is None else xp

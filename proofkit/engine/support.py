@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 
 #: the training supports with interior a theorem may name (``--set support=...``): iid, cut, subspace
 SUPPORTS = ("iid", "cut", "subspace")
@@ -39,7 +39,7 @@ class Support:
 
     def __post_init__(self) -> None:
         if self.kind not in ALL_SUPPORTS:
-            raise InputError("support", "one of " + ", ".join(ALL_SUPPORTS), self.kind)
+            raise one_of("support", ALL_SUPPORTS, self.kind)
         if self.kind == "ball" and self.n != 1:
             raise InputError("n", "1 for the ball support (scalar tokens)", self.n)
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 
 Point = tuple[sp.Expr, sp.Expr]
 EXACT = "an exact real number (int, Fraction, decimal string such as '3/2', or exact sympy number)"
@@ -328,5 +328,5 @@ NAMED: dict[str, Callable[[], Region]] = {
 def named(name: str, field: str = "region") -> Region:
     """The region built by the named constructor ``name``."""
     if not isinstance(name, str) or name not in NAMED:
-        raise InputError(field, "one of " + ", ".join(NAMED), name)
+        raise one_of(field, NAMED, name)
     return NAMED[name]()

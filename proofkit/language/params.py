@@ -106,7 +106,7 @@ class Param:
             if value != value or value in (float("inf"), float("-inf")):
                 raise InputError(where, "a finite number", value)
         if self.choices is not None and value not in self.choices:
-            raise InputError(where, self.allowed(), value)
+            raise InputError(where, self.allowed() + did_you_mean(value, self.choices), value)
         if self.min is not None and value < self.min:
             raise InputError(where, self.allowed(), value)
         if self.max is not None and value > self.max:

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import mpmath as mp
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 from .model import LimitTransformer, rational_matrix
 
 #: how position vectors p_i are assigned from orthogonal q_0..q_{p-1} (r = i mod p), and which key
@@ -124,7 +124,7 @@ def modp_task_model(p: int = 5, k: int = 1, c: Fraction | int = 2,
                     reading: str = "equiv") -> LimitTransformer:
     """The ModPTask construction (Delta = p) with logit gap ``c`` and the positional ``reading``."""
     if reading not in POSITION_READINGS:
-        raise InputError("reading", "one of " + ", ".join(POSITION_READINGS), reading)
+        raise one_of("reading", POSITION_READINGS, reading)
     if not isinstance(p, int) or p < 1:
         raise InputError("p", "a period >= 1", p)
     c = Fraction(c)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 
 #: the inclusive rule of the paper (``|s| <= 2^-p`` is flushed); ``strict`` flushes ``|s| < 2^-p`` only
 RULES = ("inclusive", "strict")
@@ -35,7 +35,7 @@ def term_flushed(N: int, gap: Fraction, p: int, rule: str = "inclusive") -> bool
     if gap < 0:
         raise InputError("gap", "a non-negative rational (a* - a)", gap)
     if rule not in RULES:
-        raise InputError("rule", "one of " + ", ".join(RULES), rule)
+        raise one_of("rule", RULES, rule)
     a, b = gap.numerator, gap.denominator
     lhs, rhs = N**a, 2 ** (p * b)
     return lhs >= rhs if rule == "inclusive" else lhs > rhs

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 from . import flush
 from .model import LimitTransformer, _dot, evaluate
 
@@ -43,7 +43,7 @@ def logit_set(model: LimitTransformer, y: str, i: int, variant: str = "literal")
     """D3.5: {A_{(y,i),(z,i-k)} + phi(1, k+1) : z, k = 0..tau}; ``completed`` adds the far keys
     {A_{(y,i),(z,j)} + 0 : z, j mod Delta}."""
     if variant not in VARIANTS:
-        raise InputError("variant", "one of " + ", ".join(VARIANTS), variant)
+        raise one_of("variant", VARIANTS, variant)
     out = {attention_entry(model, y, i, z, i - k, variant) + model.bias(k)
            for z in model.alphabet for k in range(model.tau + 1)}
     if variant == "completed":
@@ -57,7 +57,7 @@ def gamma(model: LimitTransformer, variant: str = "literal", pairs: str = "all")
     None is +inf (min over the empty set). ``pairs='max-vs-rest'`` is the prose's reading (the largest
     logit of the set against each smaller one)."""
     if pairs not in PAIRS:
-        raise InputError("pairs", "one of " + ", ".join(PAIRS), pairs)
+        raise one_of("pairs", PAIRS, pairs)
     best: Fraction | None = None
     for y in model.alphabet:
         for i in range(model.Delta):

@@ -34,7 +34,7 @@ from typing import Any
 import mpmath as mp
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 from ..numerics import arrays
 from ..numerics.exact import exact_row
 from . import flush
@@ -106,7 +106,7 @@ class LimitTransformer:
 
     def __post_init__(self) -> None:
         if self.psi not in ACTIVATIONS:
-            raise InputError("psi", "one of " + ", ".join(ACTIVATIONS), self.psi)
+            raise one_of("psi", ACTIVATIONS, self.psi)
         d = self.d
         if not self.E or any(len(v) != d for v in self.E.values()):
             raise InputError("E", f"a non-empty map token -> vector of length {d}", None)
@@ -233,7 +233,7 @@ def evaluate(model: LimitTransformer, x: Sequence[str], p: int | None, *, rule: 
              scope: str = "terms", dps: int = 60) -> Evaluation:
     """The model's output at the last position of ``x`` at ``p`` bits (None: infinite precision)."""
     if scope not in SCOPES:
-        raise InputError("scope", "one of " + ", ".join(SCOPES), scope)
+        raise one_of("scope", SCOPES, scope)
     N = len(x)
     if N < 1:
         raise InputError("x", "a non-empty string", "")

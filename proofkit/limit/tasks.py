@@ -29,7 +29,7 @@ from typing import ClassVar
 import numpy as np
 import sympy as sp
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,7 @@ def interpolation_error(N: int, omega: float, nearest: str = "value") -> float:
     far end or at an extremum of sin(omega .) inside it. Either is a property of the target's values on
     short strings, not of a transformer."""
     if nearest not in NEAREST:
-        raise InputError("nearest", "one of " + ", ".join(NEAREST), nearest)
+        raise one_of("nearest", NEAREST, nearest)
     G = short_string_arguments(N)
     if nearest == "value":
         s = 1.0 if abs(omega) >= np.pi / 2 else abs(float(np.sin(omega)))

@@ -25,7 +25,7 @@ from typing import Any
 import mpmath as mp
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 from ..language.spec import WitnessOutcome
 from .counts import CountString, _iv, count_string, evaluate_counts
 from .model import LimitTransformer, evaluate, from_dict, rational_matrix, to_dict
@@ -87,7 +87,7 @@ def build_pair(variant: str, N: int) -> tuple[LimitTransformer, LimitTransformer
         f = _pair(Va, [[1, 0]], **hat, name="f: tau = 1, uniform, ReLU hat")
         g = _pair(Va, [[1, 0]], A=hat["A"], b=hat["b"], B=[[0, 0, 0], [0, 0, 0]], name="g: no hat")
         return f, g, 2
-    raise InputError("variant", "one of " + ", ".join(VARIANTS), variant)
+    raise one_of("variant", VARIANTS, variant)
 
 
 def lipschitz_full(m: LimitTransformer) -> float:
@@ -259,7 +259,7 @@ class BoundFalsifier:
             if not isinstance(witness.get(key), str):
                 raise InputError(f"witness.{key}", "a string", witness.get(key))
         if witness["variant"] not in VARIANTS:
-            raise InputError("witness.variant", "one of " + ", ".join(VARIANTS), witness["variant"])
+            raise one_of("witness.variant", VARIANTS, witness["variant"])
         try:
             f, g = (from_dict(json.loads(witness[k]), f"witness.{k}") for k in ("f", "g"))
         except json.JSONDecodeError:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import one_of
 from .backend import Ops
 
 #: activation -> injective on the reals?
@@ -28,7 +28,7 @@ def apply(name: str, z: np.ndarray, ops: Ops) -> np.ndarray:
         if ops.name == "arb":  # rigorous max for balls that straddle 0
             return np.frompyfunc(lambda v: v.max(zero), 1, 1)(z)
         return np.frompyfunc(lambda v: v if v > 0 else zero, 1, 1)(z)
-    raise InputError("activation", "one of " + ", ".join(INJECTIVE), name)
+    raise one_of("activation", INJECTIVE, name)
 
 
 def derivative(name: str, z: np.ndarray, ops: Ops) -> np.ndarray:
@@ -48,10 +48,10 @@ def derivative(name: str, z: np.ndarray, ops: Ops) -> np.ndarray:
             return (z > 0).astype(float)
         one, zero = ops.convert(1), ops.convert(0)
         return np.frompyfunc(lambda v: one if v > 0 else zero, 1, 1)(z)
-    raise InputError("activation", "one of " + ", ".join(INJECTIVE), name)
+    raise one_of("activation", INJECTIVE, name)
 
 
 def is_injective(name: str) -> bool:
     if name not in INJECTIVE:
-        raise InputError("activation", "one of " + ", ".join(INJECTIVE), name)
+        raise one_of("activation", INJECTIVE, name)
     return INJECTIVE[name]

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 
 ENV = "PROOFKIT_BACKEND"
 #: what ``--backend`` accepts; "array-api-strict" is accepted by the API for tests and audits
@@ -35,7 +35,7 @@ _selected: str | None = None  # set by using(); None: $PROOFKIT_BACKEND or numpy
 
 def _validate(name: str, field: str) -> str:
     if name not in BACKENDS:
-        raise InputError(field, f"one of {', '.join(CLI_BACKENDS)}", name)
+        raise one_of(field, CLI_BACKENDS, name)
     return name
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import mpmath as mp
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 from ..language.spec import WitnessOutcome
 from . import dp, dyck
 from .model import Head
@@ -111,7 +111,7 @@ def _scan_witness(N: int, sc: dp.Scan, what: str, head: tuple[Fraction, Fraction
 def decide(variant: str, N: int, gamma: Fraction, seed: int) -> WitnessOutcome:
     """Run the search of ``variant`` at N (its own fixed grids); deterministic given (N, gamma, seed)."""
     if variant not in VARIANTS:
-        raise InputError("variant", "one of " + ", ".join(VARIANTS), variant)
+        raise one_of("variant", VARIANTS, variant)
     base = {"variant": variant, "N": str(N), "gamma": str(gamma), "seed": str(seed)}
     with dp.ivdps(60):
         words = list(dyck.dyck_words(N))

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 from ..language.spec import WitnessOutcome
 from . import dp, dyck
 from .drops import CLAIM_A, ETAS, attention_log_odds, certificate, q_grid
@@ -160,7 +160,7 @@ def _scan_N(N: int, variant: str, seed: int) -> tuple[_Worst, Any]:
 def decide_memorization(variant: str, N_max: int, seed: int) -> WitnessOutcome:
     """The search of ``variant`` over N = 1..N_max (deterministic given the arguments)."""
     if variant not in MEMO_VARIANTS:
-        raise InputError("variant", "one of " + ", ".join(MEMO_VARIANTS), variant)
+        raise one_of("variant", MEMO_VARIANTS, variant)
     if not 1 <= N_max <= MEMO_N_MAX:
         raise InputError("N_max", f"an integer 1..{MEMO_N_MAX}", N_max)
     base = {"variant": variant, "N_max": str(N_max), "seed": str(seed)}

@@ -25,7 +25,7 @@ from typing import Any
 
 import mpmath as mp
 
-from ..errors import InputError
+from ..errors import InputError, one_of
 from ..language import registry
 from ..language.tolerances import MIN_DPS
 from ..runtime import progress
@@ -232,7 +232,7 @@ def check_data(name: str, data: Any) -> None:
     """InputError unless ``data`` has the fields figure ``name`` draws, of matching lengths (a stored
     ``name.json`` read by ``proofkit plot``)."""
     if name not in FIGURES:
-        raise InputError("figure", "one of " + ", ".join(FIGURES), name)
+        raise one_of("figure", FIGURES, name)
     if not isinstance(data, dict):
         raise InputError(name, "a JSON object", type(data).__name__)
     for key in _LISTS[name]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, did_you_mean
 from ..storage import formats, safejson
 from . import plot
 
@@ -83,8 +83,9 @@ def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
 def _formats(text: str) -> tuple[str, ...]:
     names = tuple(dict.fromkeys(t.strip().lower() for t in text.split(",") if t.strip()))
     if not names or not set(names) <= set(plot.FORMATS):
-        raise argparse.ArgumentTypeError(f"--format: expected a list among {', '.join(plot.FORMATS)}, got "
-                                         f"{text[:40]!r}")
+        bad = next((n for n in names if n not in plot.FORMATS), "")
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list among {', '.join(plot.FORMATS)}"
+                                         f"{did_you_mean(bad, plot.FORMATS)}, got {text[:40]!r}")
     return names
 
 

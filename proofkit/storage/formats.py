@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from ..errors import InputError, cap_text
+from ..errors import InputError, cap_text, one_of
 from . import safejson
 
 #: the prefix of every schema's ``$id``: ``<BASE><kind>/<version>.json``
@@ -115,7 +115,7 @@ def get(kind: str) -> Format:
     try:
         return FORMATS[kind]
     except (KeyError, TypeError):
-        raise InputError("KIND", "one of " + ", ".join(FORMATS), kind) from None
+        raise one_of("KIND", FORMATS, kind) from None
 
 
 @functools.cache

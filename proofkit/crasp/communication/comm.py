@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, one_of
 from ...numerics import arrays
 from ..semantics.compare import PrefixFn, all_strings, as_prefix_fn, check_prefix_output, check_symbols
 
@@ -56,7 +56,7 @@ def _check_rows_args(alphabet_size: int, N: int, mode: str) -> None:
     if not isinstance(N, int) or N < 1:
         raise InputError("N", "an integer >= 1", N)
     if mode not in MODES:
-        raise InputError("mode", f"one of {list(MODES)}", mode)
+        raise one_of("mode", MODES, mode)
     if alphabet_size ** (2 * N) > MAX_STRINGS:
         raise InputError("N", f"alphabet_size ** (2N) <= {MAX_STRINGS}", alphabet_size ** (2 * N))
 

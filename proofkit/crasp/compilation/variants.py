@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ...errors import InputError
+from ...errors import InputError, one_of
 from ...language.spec import WitnessOutcome
 from ..language.ir import Program
 from ..language.parser import parse
@@ -48,7 +48,7 @@ def search(program: Program, variant: str, enum_len: int = 6) -> tuple[Mismatch 
     """Smallest failing word of the compiled network under the variant: all words up to enum_len, then the
     pumping family. Returns (mismatch, words examined)."""
     if variant not in VARIANTS:
-        raise InputError("variant", "one of " + ", ".join(VARIANTS), variant)
+        raise one_of("variant", VARIANTS, variant)
     knobs, precision, offset = VARIANTS[variant]
     net = compile_program(program, **knobs)
     ref = reference(program)
@@ -116,7 +116,7 @@ class CompilerFalsifier:
                 raise InputError(f"witness.{key}", "a string", witness.get(key))
         variant = witness["variant"]
         if variant not in VARIANTS:
-            raise InputError("witness.variant", "one of " + ", ".join(VARIANTS), variant)
+            raise one_of("witness.variant", VARIANTS, variant)
         program = parse(witness["program_text"], witness["program_name"])
         word = tuple(witness["word"].split())
         bad = [s for s in word if s not in program.alphabet]

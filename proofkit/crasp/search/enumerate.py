@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, one_of
 from ..language.ir import Program
 from ..language.parser import parse
 from ..semantics.compare import exhaustive_check
@@ -89,7 +89,7 @@ class Fragment:
         tags = {"[]": (False, False), "[periodic]": (True, False), "[local]": (False, True),
                 "[periodic,local]": (True, True)}
         if spec not in tags:
-            raise InputError("fragment", "one of " + ", ".join(tags), spec)
+            raise one_of("fragment", tags, spec)
         frag = cls(*tags[spec], **bounds)
         frag.validate()
         return frag

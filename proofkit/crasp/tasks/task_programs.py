@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from ...errors import InputError
+from ...errors import one_of
 from ..language.ir import Program
 from ..language.parser import parse
 from .tasks import EOS, SEP, Task, TaskCheck, check_task, copy_task, majority_task, next_name, sort_task
@@ -166,7 +166,7 @@ def generated_program(kind: str, size: int, mutant: bool = False, reps: int = 1)
         return parse(sort_sketch_program_text(size), name=f"sort_sketch_V{size}")
     if kind == "copy_position":
         return parse(copy_position_program_text(size, reps), name=f"copy_position_task_V{size}_r{reps}")
-    raise InputError("kind", "one of " + ", ".join(KINDS), kind)
+    raise one_of("kind", KINDS, kind)
 
 
 def vocabulary_checks(kind: str, task: Callable[[int], Task], V_max: int, big: int = 0, mutant: bool = False,

@@ -37,7 +37,7 @@ from typing import Any
 
 import sympy as sp
 
-from ...errors import InputError
+from ...errors import InputError, one_of
 from ...language.evidence import Evidence, Method, fails, holds
 from ...language.spec import WitnessOutcome
 
@@ -71,7 +71,7 @@ def rational(text: str, field: str = "value") -> Fraction:
 def law_moments(law: str) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     """(E[x], E[x^2], E[x^4]) of the law at unit scale, by exact integration / summation (oo if infinite)."""
     if law not in LAWS:
-        raise InputError("law", "one of " + ", ".join(LAWS), law)
+        raise one_of("law", LAWS, law)
     kind, spec = LAWS[law]
     if kind == "atoms":
         return tuple(sp.nsimplify(sum(w * sp.Integer(v) ** k for v, w in spec)) for k in (1, 2, 4))
@@ -200,7 +200,7 @@ def expectation67(s: Setting, law_kappa: sp.Expr | None = None) -> sp.Expr:
     if k is sp.oo:
         return sp.oo
     if s.keys not in KEYS:
-        raise InputError("keys", "one of " + ", ".join(KEYS), s.keys)
+        raise one_of("keys", KEYS, s.keys)
     d = c * N**a
     off, diag = (sp.expand(f.subs({kappa: k, d_sym: d})) * d ** (-4 * v)
                  for f in moment_forms(s.keys == "tied"))

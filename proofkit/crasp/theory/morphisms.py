@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, one_of
 from ..language.analysis import validate
 from ..language.ir import Op, Program
 from ..semantics.compare import exhaustive_check
@@ -134,8 +134,7 @@ def resolve(spec: GroundTruth | str) -> GroundTruth:
     if isinstance(spec, str) and spec in AUXILIARY:
         return AUXILIARY[spec]
     names = sorted(LIBRARY) + sorted(AUXILIARY)
-    raise InputError("language", "a GroundTruth, 'regex:PATTERN@ALPHABET' or one of " + ", ".join(names),
-                     spec)
+    raise one_of("language", names, spec, "a GroundTruth, 'regex:PATTERN@ALPHABET' or one of")
 
 
 def apply(h: Morphism, X: Any) -> np.ndarray:

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError, echo
+from ...errors import InputError, echo, one_of
 from ...language.params import ascii_int
 from ...numerics import arrays
 from ...runtime import progress, workguard
@@ -140,7 +140,7 @@ def _truth(spec: str, alphabet: tuple[str, ...]) -> GroundTruth:
     if spec.startswith("library:"):
         name = spec[len("library:"):]
         if name not in LIBRARY:
-            raise InputError("--against", "library:NAME with NAME one of " + ", ".join(sorted(LIBRARY)), name)
+            raise one_of("--against", sorted(LIBRARY), name, "library:NAME with NAME one of")
         truth = LIBRARY[name]
     else:
         path = Path(spec)
