@@ -124,6 +124,9 @@ def add_report_arguments(s: argparse.ArgumentParser) -> None:
                    help=f"write {REPORT_STEM}.<md|tex|csv|json> (and figures) into DIR instead of stdout")
     s.add_argument("--figures", action="store_true",
                    help=f"also write figures and their data into --out DIR (needs {figures.HINT})")
+    s.add_argument("--standalone", action="store_true",
+                   help="with --format latex: a complete two-column document instead of a fragment to "
+                        "\\input (docs/report.md)")
     s.add_argument("--records", default=None, metavar="DIR", help=RECORDS_HELP)
     s.add_argument("-j", "--jobs", type=jobs_arg, default=1, metavar="N",
                    help="N worker processes for the checks (0: one per CPU; default 1); same table")
@@ -207,6 +210,9 @@ def report_main(args: argparse.Namespace) -> int:
     if args.paper_refs or args.coverage or args.write is not None:
         return _paper_refs(args)
     formats = _formats(args)
+    if args.standalone and "latex" not in formats:
+        raise InputError("--standalone", "--format latex (it makes the LaTeX a complete document)",
+                         ",".join(formats))
     if args.figures and args.out is None:
         raise InputError("--figures", "--out DIR (figures are written as files)")
     if args.figures:
@@ -225,12 +231,15 @@ def report_main(args: argparse.Namespace) -> int:
     base = out_dir if out_dir is not None else Path.cwd()
     rows = [row for t, r in zip(thms, results)
             for row in table.rows(t, r, records.for_theorem(stored, t.id), base)]
+    prov = table.provenance()
     for name in formats:
         write, ext = render.FORMATS[name]
+        if name == "latex" and args.standalone:
+            write = render.to_latex_document
         if out_dir is None:
-            print(write(rows), end="")
+            print(write(rows, prov), end="")
         else:
-            print(atomic.write_file(out_dir / f"{REPORT_STEM}.{ext}", write(rows), "--out"))
+            print(atomic.write_file(out_dir / f"{REPORT_STEM}.{ext}", write(rows, prov), "--out"))
     if args.figures and out_dir is not None:
         for path in figures.write_all(out_dir, args.jobs):
             print(path)

@@ -18,6 +18,11 @@ uncertified (a proven counterexample).
 A record names the claim it refutes (under dropped assumptions); it is linked on that claim's row, or on
 the theorem's first conclusion row (its first row if it has none) when no claim checked at the defaults
 has that name.
+
+Beyond the columns, a row carries the paper's BibTeX key and the seed and working precision its theorem
+was checked at, and the report a :class:`Provenance`: proofkit's version and git commit (see
+:mod:`proofkit.publish.env`), which every format writes once (Markdown, LaTeX) or on every row (CSV,
+JSON, whose layout has no other place for it: :data:`EXTRA`).
 """
 
 from __future__ import annotations
@@ -28,10 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from ..language.evidence import Method
 from ..language.evidence import render as render_scope
 from ..language.spec import Theorem
+from ..language.tolerances import MIN_DPS
 from ..language.verdict import ClaimResult, TheoremResult, Verdict
+from . import env
 from .records import Stored
 
 #: (field, header) of every column, in order
@@ -39,6 +47,10 @@ COLUMNS = (("theorem", "theorem"), ("paper", "paper"), ("section", "section"), (
            ("role", "role"), ("verdict", "verdict"), ("finding", "finding"), ("scope", "scope"),
            ("precision", "precision"), ("certified", "certified"), ("errata", "errata"), ("note", "note"),
            ("records", "records"))
+
+#: fields written after the columns on every CSV and JSON row: the paper's BibTeX key, the check's seed and
+#: working digits, proofkit's version, its git commit and whether the checkout had uncommitted changes
+EXTRA = ("bibkey", "seed", "dps", "proofkit", "commit", "dirty")
 
 _BALL = ("ball bound", "interval", "krawczyk")
 _EXACT = ("exact", "rational", "sympy")
@@ -73,6 +85,9 @@ class Row:
     errata: str
     note: str
     records: tuple[RecordLink, ...]
+    bibkey: str = ""
+    seed: int = 0
+    dps: int = MIN_DPS
 
     def cell(self, name: str) -> str:
         """A column as plain text (records: their paths, ``; ``-separated)."""
@@ -82,13 +97,44 @@ class Row:
             return "; ".join(r.path for r in self.records)
         return str(getattr(self, name))
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, prov: Provenance | None = None) -> dict[str, Any]:
         """The row as a JSON object: every column, ``certified`` a boolean, ``records`` a list of
-        ``{"path", "dropped"}``."""
+        ``{"path", "dropped"}``; with ``prov``, then the :data:`EXTRA` fields."""
         out: dict[str, Any] = {name: self.cell(name) for name, _ in COLUMNS}
         out["certified"] = self.certified
         out["records"] = [{"path": r.path, "dropped": list(r.dropped)} for r in self.records]
+        if prov is not None:
+            out.update(bibkey=self.bibkey, seed=self.seed, dps=self.dps, proofkit=prov.version,
+                       commit=prov.commit, dirty=prov.dirty)
         return out
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """The software that wrote a report: proofkit's version, its git commit (``env.UNKNOWN_COMMIT``
+    outside a git checkout) and whether tracked files differed from it (None when unknown)."""
+
+    version: str
+    commit: str
+    dirty: bool | None
+
+    @property
+    def known(self) -> bool:
+        return self.commit != env.UNKNOWN_COMMIT
+
+    def commit_text(self, short: bool = False) -> str:
+        """``commit <sha>`` (12 digits when ``short``), ``, with uncommitted changes`` when dirty, or
+        ``commit unknown (installed package)``."""
+        if not self.known:
+            return "commit unknown (installed package)"
+        sha = self.commit[:12] if short else self.commit
+        return f"commit {sha}" + (", with uncommitted changes" if self.dirty else "")
+
+
+def provenance() -> Provenance:
+    """This process's proofkit version and git commit (:func:`proofkit.publish.env.git`)."""
+    git = env.git()
+    return Provenance(__version__, git["commit"], git["dirty"])
 
 
 _KIND = {Method.INTERVAL.value: "ball", Method.KRAWCZYK.value: "ball", Method.EXACT.value: "exact",
@@ -133,8 +179,14 @@ def certified(claim: ClaimResult, arithmetic: str) -> bool:
 
 
 def link(stored: Stored, base: Path) -> RecordLink:
-    """A record's link, its path relative to ``base`` (where the table is read from)."""
-    return RecordLink(Path(os.path.relpath(stored.path.resolve(), base.resolve())).as_posix(), stored.dropped)
+    """A record's link, its path relative to ``base`` (the folder the table is written to, or the current
+    folder for standard output), so that it opens from there; an absolute path where no relative one
+    exists (another drive)."""
+    target = stored.path.resolve()
+    try:
+        return RecordLink(Path(os.path.relpath(target, base.resolve())).as_posix(), stored.dropped)
+    except ValueError:
+        return RecordLink(target.as_posix(), stored.dropped)
 
 
 def rows(thm: Theorem, res: TheoremResult, stored: Sequence[Stored], base: Path) -> list[Row]:
@@ -158,5 +210,5 @@ def rows(thm: Theorem, res: TheoremResult, stored: Sequence[Stored], base: Path)
         scope = "" if c.scope is None else render_scope(c.scope)
         out.append(Row(thm.id, thm.paper.paper, section, c.name, c.role, c.label, finding(c), scope,
                        arithmetic, certified(c, arithmetic), "; ".join(errata.get(c.name, [])), c.note,
-                       tuple(links.get(c.name, []))))
+                       tuple(links.get(c.name, [])), thm.paper.bibkey, res.seed, res.dps))
     return out

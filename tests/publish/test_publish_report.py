@@ -1,6 +1,7 @@
 """``proofkit report`` (issue 15): the verdict table of encoded results as real columns in Markdown,
-LaTeX (a fragment that compiles), CSV and JSON, record links, the paper tables behind --tables, and the
-figures (matplotlib, the plot extra)."""
+CSV and JSON with their provenance (issue 28), record links that open from where the table is written,
+the paper tables behind --tables, and the figures (matplotlib, the plot extra). The LaTeX form:
+tests/publish/test_report_latex.py."""
 
 from __future__ import annotations
 
@@ -11,18 +12,17 @@ import hashlib
 import io
 import json
 import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from proofkit import __version__
 from proofkit.errors import InputError
 from proofkit.interface.cli import add_max_work
 from proofkit.language import registry
 from proofkit.language.verdict import ClaimResult, Erratum, TheoremResult, Verdict
-from proofkit.publish import figures, render, table
+from proofkit.publish import env, figures, render, table
 from proofkit.publish.cli import REPORT_STEM, add_report_arguments
 from proofkit.publish.records import Stored
 from proofkit.runtime import progress
@@ -76,9 +76,17 @@ def test_json_rows_are_real_columns_one_per_claim(rows):
             [(c.name, c.role, str(c.verdict)) for c in res.claims]
         assert {r["paper"] for r in mine} == {thm.paper.paper}
         assert all(r["section"].startswith(thm.paper.section) for r in mine)
-    assert all(set(r) == {name for name, _ in table.COLUMNS} for r in rows)
+    assert all(set(r) == {name for name, _ in table.COLUMNS} | set(table.EXTRA) for r in rows)
     assert all(isinstance(r["certified"], bool) for r in rows)
+    assert {(r["seed"], r["dps"], r["proofkit"], r["commit"]) for r in rows} == \
+        {(0, 60, __version__, env.git()["commit"])}
+    assert {r["theorem"]: r["bibkey"] for r in rows} == {t: registry.get(t).paper.bibkey for t in CHEAP}
     assert {r["precision"] for r in rows} >= {"exact", "dps 60"}
+
+
+def _md_links(text: str) -> list[str]:
+    """The targets of the Markdown links of a table (``<...>`` unwrapped)."""
+    return [t[1:-1] if t.startswith("<") else t for t in re.findall(r"\]\((<[^>]*>|[^)\s]*)\)", text)]
 
 
 def test_records_are_linked_relative_to_the_output_folder(rows, written):
@@ -88,71 +96,66 @@ def test_records_are_linked_relative_to_the_output_folder(rows, written):
     for tid, path in linked:
         assert not Path(path).is_absolute() and (written / path).resolve().is_file()
         assert stored[Path(path).name] == tid
+    md_links = _md_links((written / f"{REPORT_STEM}.md").read_text(encoding="utf-8"))
+    assert sorted(md_links) == sorted(p for _, p in linked)  # each opens from the folder it is in
+    assert all((written / link).resolve().is_file() for link in md_links)
+
+
+def test_links_on_stdout_are_relative_to_the_current_folder(tmp_path, monkeypatch):
+    here = tmp_path / "some" / "where"
+    here.mkdir(parents=True)
+    monkeypatch.chdir(here)
+    code, out, err = report("AM24.L1", "AM24.EX1", "--format", "md")
+    assert code == 0, err
+    links = _md_links(out)
+    assert links and all(not Path(p).is_absolute() and (here / p).resolve().is_file() for p in links)
+
+
+def test_markdown_opens_with_the_provenance(written, monkeypatch):
+    first = (written / f"{REPORT_STEM}.md").read_text(encoding="utf-8").splitlines()[0]
+    assert f"proofkit {__version__} (" in first and "seed 0, working precision 60 decimal digits" in first
+    assert ("commit unknown" in first) == (env.git()["commit"] == env.UNKNOWN_COMMIT)
+    monkeypatch.setattr(env, "git", lambda: {"commit": env.UNKNOWN_COMMIT, "dirty": None})
+    prov = table.provenance()
+    assert prov == table.Provenance(__version__, env.UNKNOWN_COMMIT, None)
+    assert "(commit unknown (installed package))" in render.to_markdown([], prov).splitlines()[0]
+
+
+def test_every_format_is_byte_identical_run_to_run(written, tmp_path):
+    code, _, err = report(*CHEAP, "--format", "md,latex,csv,json", "--out", str(tmp_path))
+    assert code == 0, err
+    for name in (f"{REPORT_STEM}.{ext}" for ext in ("md", "tex", "csv", "json")):
+        assert (tmp_path / name).read_bytes() == (written / name).read_bytes()
 
 
 def test_csv_and_markdown_carry_the_same_cells(rows, written):
     lines = list(csv.reader(io.StringIO((written / f"{REPORT_STEM}.csv").read_text(encoding="utf-8"))))
-    assert lines[0] == [title for _, title in table.COLUMNS] and len(lines) == len(rows) + 1
+    assert lines[0] == [title for _, title in table.COLUMNS] + list(table.EXTRA)
+    assert len(lines) == len(rows) + 1
     for line, r in zip(lines[1:], rows):
         assert line[:6] == [r["theorem"], r["paper"], r["section"], r["claim"], r["role"], r["verdict"]]
         assert line[6:8] == [r["finding"], r["scope"]]
         assert line[9] == ("yes" if r["certified"] else "no")
         assert line[12] == "; ".join(rec["path"] for rec in r["records"])
+        assert line[13:17] == [r["bibkey"], "0", "60", __version__] and line[17] == r["commit"]
     md = (written / f"{REPORT_STEM}.md").read_text(encoding="utf-8").splitlines()
-    assert len(md) == len(rows) + 2
-    for line in md:  # every row has exactly the columns' cells: no unescaped pipe inside a cell
+    assert len(md) == len(rows) + 4 and md[1] == ""
+    for line in md[2:]:  # every row has exactly the columns' cells: no unescaped pipe inside a cell
         assert len(re.findall(r"(?<!\\)\|", line)) == len(table.COLUMNS) + 1
     assert "[drop regular-closed](" in "\n".join(md)
-
-
-def _latex_structure(text: str) -> None:
-    """Balanced braces and environments, the column count in every row, no unescaped special."""
-    body = re.sub(r"\\[\\{}&%$#_]", "", "\n".join(ln for ln in text.splitlines() if not ln.startswith("%")))
-    depth = 0
-    for ch in body:
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        assert depth >= 0
-    assert depth == 0
-    envs = re.findall(r"\\(begin|end)\{(\w+)\}", body)
-    assert [e for kind, e in envs if kind == "begin"] == [e for kind, e in reversed(envs) if kind == "end"]
-    rows = [ln for ln in body.splitlines() if ln.endswith(r"\tabularnewline")]
-    assert rows and all(ln.count("&") == len(table.COLUMNS) - 1 for ln in rows)
-    text_mode = re.sub(r"\\ensuremath\{(?:[^{}]|\{[^{}]*\})*\}", "", body)  # math: ^ and _ are its own
-    text_mode = text_mode.replace(r"\textasciitilde{}", "").replace(r"\textasciicircum{}", "")
-    assert not re.search(r"[#%$_^~]", text_mode)
-
-
-def test_latex_fragment_is_well_formed(written):
-    _latex_structure((written / f"{REPORT_STEM}.tex").read_text(encoding="utf-8"))
 
 
 TRICKY = r"a_b & 50% $x$ #1 {y} ~ ^ \ <|> --drop – Λ̃ ψ ≤ naïve “q” … x₀ 日"
 
 
-def test_escaping_survives_every_special_and_unicode():
+def test_markdown_and_csv_survive_every_special_and_unicode():
     row = table.Row("X.T1", TRICKY, TRICKY, TRICKY, "conclusion", "refuted", "erratum", TRICKY, "exact", True,
                     TRICKY, TRICKY,
                     (table.RecordLink("counterexamples/X.T1_drop-A_1.json", ("A_1",)),))
-    _latex_structure(render.to_latex([row]))
-    assert render.latex_escape("Λ̃ ≤ ã 日 --") == \
-        r"\ensuremath{\tilde{\Lambda}} \ensuremath{\leq} \~{a} [U+65E5] -{}-"
-    md = render.to_markdown([row]).splitlines()[2]
+    prov = table.Provenance("0.0", "abc", False)
+    md = render.to_markdown([row], prov).splitlines()[4]
     assert len(re.findall(r"(?<!\\)\|", md)) == len(table.COLUMNS) + 1
-    assert list(csv.reader(io.StringIO(render.to_csv([row]))))[1][1] == TRICKY
-
-
-@pytest.mark.skipif(shutil.which("pdflatex") is None,
-                    reason="no pdflatex here: the structural check stands in")
-def test_latex_fragment_compiles(written, tmp_path):
-    """A real build: the report plus a line of every special and non-ASCII form the escaper writes."""
-    shutil.copy(written / f"{REPORT_STEM}.tex", tmp_path / "table.tex")
-    doc = ("\\documentclass{article}\n\\usepackage{longtable}\n\\begin{document}\n"
-           + render.latex_escape(TRICKY) + "\n\n\\input{table.tex}\n\\end{document}\n")
-    (tmp_path / "doc.tex").write_text(doc, encoding="utf-8")
-    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout[-2000:]
-    assert (tmp_path / "doc.pdf").stat().st_size > 0
+    assert list(csv.reader(io.StringIO(render.to_csv([row], prov))))[1][1] == TRICKY
 
 
 def _claim(how: str, verdict: Verdict, name: str = "c") -> ClaimResult:
@@ -194,6 +197,7 @@ def test_errata_and_unmatched_records_land_on_their_rows(tmp_path):
     (["AM24.L1", "--figures"], "--figures"),
     (["AM24.L1", "--json", "--format", "csv"], "--json"),
     (["AM24.L1", "--tables", "--format", "md"], "--tables"),
+    (["AM24.L1", "--standalone"], "--standalone"),
     (["NOPE.T1"], "theorem id"),
 ])
 def test_bad_report_input_is_one_line_exit_2(argv, field):
@@ -220,7 +224,7 @@ def test_tables_keep_the_former_paper_table_output():
 def test_stdout_gets_one_format():
     code, out, err = report("AM24.L1", "--format", "csv")
     assert code == 0, err
-    assert out.splitlines()[0] == ",".join(title for _, title in table.COLUMNS)
+    assert out.splitlines()[0] == ",".join([title for _, title in table.COLUMNS] + list(table.EXTRA))
 
 
 SMALL = {
