@@ -25,9 +25,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..language.spec import Theorem
-
-#: settings enumerated at most (each costs a problem build for the constructions)
-MAX_SETTINGS = 64
+from . import MAX_SETTINGS  # settings enumerated at most (each costs a problem build)
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ def _seed(text: str) -> int:
 
 
 def _budget(text: str) -> int:
-    from ..engine.dropspace import MAX_SETTINGS
+    from ..engine import MAX_SETTINGS
 
     try:
         value = int(text)

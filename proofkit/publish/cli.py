@@ -15,17 +15,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, did_you_mean
 from ..language import registry
 from ..language.tolerances import MAX_DPS, MIN_DPS
-from ..render import report
 from ..runtime import progress
 from ..scale import parallel
 from ..scale.parallel import jobs_arg
 from ..storage import atomic
 from ..storage.formats import stamp
-from . import bundle, cite, coverage, figures, records, refs, render, table
-from . import verify as verifying
+from . import figures, records  # light; the rest of publish (and the engine) loads in the handlers
 
 #: the file a report writes per format under --out: verdicts.<extension>
 REPORT_STEM = "verdicts"
@@ -80,6 +78,8 @@ def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
 
 
 def cmd_cite(args: argparse.Namespace) -> int:
+    from . import bundle, cite
+
     thm = registry.get(args.id)
     sha = None
     if not args.no_bundle:
@@ -90,6 +90,8 @@ def cmd_cite(args: argparse.Namespace) -> int:
 
 
 def cmd_bundle(args: argparse.Namespace) -> int:
+    from . import bundle
+
     thm = registry.get(args.id)
     overrides = thm.params.parse_sets(args.set)
     folder = records.folder(args.records)
@@ -107,6 +109,9 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_bundle(args: argparse.Namespace) -> int:
+    from . import bundle
+    from . import verify as verifying
+
     v = verifying.verify(bundle.load(args.file), args.file, records.folder(args.records))
     print(json.dumps(stamp("verify-bundle", v.as_dict()), indent=1) if args.json else v.text())
     if v.status == "unregistered":
@@ -148,12 +153,15 @@ def add_report_arguments(s: argparse.ArgumentParser) -> None:
 
 
 def _formats(args: argparse.Namespace) -> list[str]:
+    from . import render
+
     if args.json and args.format not in (None, "json"):
         raise InputError("--json", "no --json with --format other than json", args.format)
     names = [f.strip() for f in (args.format or ("json" if args.json else "md")).split(",") if f.strip()]
     bad = [f for f in names if f not in render.FORMATS]
     if bad or not names:
-        raise InputError("--format", "md, latex, csv or json (comma-separated)", args.format)
+        raise InputError("--format", "md, latex, csv or json (comma-separated)"
+                         + did_you_mean(bad[0] if bad else "", render.FORMATS), args.format)
     if len(names) > 1 and args.out is None:
         raise InputError("--format", "one format on stdout (several need --out DIR)", args.format)
     return list(dict.fromkeys(names))
@@ -162,6 +170,7 @@ def _formats(args: argparse.Namespace) -> list[str]:
 def _paper_tables(args: argparse.Namespace) -> int:
     """The former ``report``: paper tables row by row, with the toolkit's verdict and evidence."""
     from ..engine.check import check
+    from ..render import report
 
     if args.format or args.out or args.figures:
         raise InputError("--tables", "no --format, --out or --figures with --tables")
@@ -178,6 +187,8 @@ def _paper_refs(args: argparse.Namespace) -> int:
     """paper_refs.md's generated summary tables (``--paper-refs``) or proof-coverage tables
     (``--coverage``) of the built-in theorems, printed or written into ``--write FILE`` between their
     markers."""
+    from . import coverage, refs
+
     if not (args.paper_refs or args.coverage):
         raise InputError("--write", "--paper-refs or --coverage (they write paper_refs.md's generated "
                                     "tables)")
@@ -205,6 +216,8 @@ def _paper_refs(args: argparse.Namespace) -> int:
 def report_main(args: argparse.Namespace) -> int:
     """``proofkit report``: check every (or every named) theorem at its defaults and write the verdict
     table in the chosen formats, and figures with --figures."""
+    from . import render, table
+
     if args.tables:
         return _paper_tables(args)
     if args.paper_refs or args.coverage or args.write is not None:

@@ -13,17 +13,17 @@ from ..errors import InputError
 from ..runtime import progress
 from ..scale.parallel import jobs_arg
 from ..storage import atomic
-from . import drops, records
+from . import DROP_PAPERS, records
 
 
 def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
     """Register ``drops``."""
-    from ..engine.dropspace import MAX_SETTINGS
+    from ..engine import MAX_SETTINGS
 
     s = sub.add_parser("drops", help="drop every assumption of the chosen theorems in turn: certified or "
                        "uncertified counterexample, proven superfluous, empty search (over what), no setting")
     s.add_argument("ids", nargs="*", metavar="ID",
-                   help=f"theorem ids (default: the built-in theorems of {', '.join(drops.PAPERS)})")
+                   help=f"theorem ids (default: the built-in theorems of {', '.join(DROP_PAPERS)})")
     s.add_argument("--budget", type=int, choices=range(1, MAX_SETTINGS + 1), default=4, metavar="N",
                    help="settings the numeric search covers per drop (default 4)")
     s.add_argument("--known", default=None, metavar="DIR",
@@ -38,6 +38,8 @@ def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
 
 
 def cmd_drops(args: argparse.Namespace) -> int:
+    from . import drops  # the engine: loaded when the table is computed, not for --help
+
     thms = drops.chosen(args.ids)
     if not any(t.assumptions for t in thms):
         raise InputError("ID", "a theorem with assumptions", ", ".join(args.ids))

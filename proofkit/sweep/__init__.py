@@ -6,3 +6,8 @@ Read top-down: ``spec`` (the spec file, parsed and validated against the theorem
 (the points computed in this process, a process pool or on a Dask scheduler, yielded as they complete)
 -> ``summary`` (the table and the threshold as ``scan`` reads it) -> ``cli`` (the subcommand).
 """
+
+#: how to install what a Dask scheduler needs (here, so the subcommand's help names it without loading
+#: the runner and the engine)
+DASK_HINT = 'pip install "proofkit[dask]"'
+

@@ -14,16 +14,17 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..language.spec import Theorem
 from ..runtime import progress
 from ..scale.parallel import jobs_arg
-from ..storage import formats
-from . import runner, store
-from .spec import SweepSpec, load
-from .summary import Entry, coordinates, label, summarize, text
+from . import DASK_HINT
+
+if TYPE_CHECKING:  # the engine loads when a sweep runs, not when --help is built
+    from ..language.spec import Theorem
+    from .spec import SweepSpec
+    from .summary import Entry
 
 
 def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
@@ -36,7 +37,7 @@ def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
                    help="N worker processes (0: one per CPU; default 1); same point files")
     s.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help=f"run the points on the Dask scheduler at ADDRESS (tcp://HOST:PORT); needs "
-                        f"{runner.DASK_HINT}")
+                        f"{DASK_HINT}")
     s.add_argument("--force", action="store_true",
                    help="use DIR although it holds another spec's sweep (its manifest is replaced; point "
                         "files are kept and reused where the key matches) or other files")
@@ -53,6 +54,11 @@ def _warn(line: str) -> None:
 def cmd_sweep(args: argparse.Namespace) -> int:
     """Validate the spec, connect to the scheduler if any, open (or resume) the folder, compute the points
     not yet there, print the summary; the exit code of the module docstring."""
+    from ..storage import formats
+    from . import runner, store
+    from .spec import load
+    from .summary import summarize, text
+
     t0 = time.perf_counter()
     spec, theorem = load(args.spec)
     if args.scheduler is not None and args.jobs != 1:
@@ -78,6 +84,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, spec: SweepSpec, theorem: Theorem, out: Path, client: Any) -> list[Entry]:
     """Resume what the folder holds, compute the rest, write each result as it completes."""
+    from . import runner, store
+    from .summary import Entry, coordinates, label
+
     entries, calls, idents = [], [], {}
     records = str((out / store.RECORDS).resolve()) if spec.search else None
     first = next(iter(spec.grid))

@@ -25,8 +25,8 @@ from ..engine import scan
 from ..engine.scan import ScanRow
 from ..errors import InputError
 from ..scale import parallel
+from . import DASK_HINT
 
-DASK_HINT = 'pip install "proofkit[dask]"'
 #: seconds to wait for a Dask scheduler to answer before the address is bad input
 CONNECT_TIMEOUT_S = 10
 
