@@ -172,7 +172,7 @@ def _zsh(prog: str, commands: list[Command]) -> str:
            f"{fn}_reply() {{  # `{prog} __complete KIND`: already filtered (ids case-insensitively)",
            "    local -a c",
            f'    c=(${{(f)"$(command {prog} __complete "$1" "$cur" "${{(@)words[2,CURRENT-1]}}" '
-           '2>/dev/null)"}})',
+           '2>/dev/null)"})',
            "    if [[ \"${c[1]-}\" == *= ]]; then compadd -U -S '' -- $c; else compadd -U -- $c; fi",
            "}",
            f"{fn}() {{",

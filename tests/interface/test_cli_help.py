@@ -201,3 +201,45 @@ def test_help_loads_neither_the_engine_nor_sympy(argv):
             "if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "[]", (done.stdout, done.stderr)
+
+
+DATA_CASES = [  # a command line typed up to the TAB; what zsh and fish offer (theorem data, from __complete)
+    ("proofkit check am24.t", {"AM24.T1", "AM24.T2", "AM24.T3", "AM24.T3c", "AM24.T4", "AM24.T5"}),
+    ("proofkit check AM24.T4 --set T=1", {"T=1", *(f"T={v}" for v in range(10, 20))}),
+    ("proofkit falsify AM24.T4 --drop T", {"T>=2"}),
+    ("proofkit scan AM24.T5 --param learn", {"learned_dim"}),
+]
+
+
+def test_zsh_and_fish_complete_theorem_data(tmp_path, on_path):
+    """The zsh and fish scripts ask ``proofkit __complete`` as bash's does (zsh with compadd stubbed to
+    print what it is given; fish through its own ``complete -C``)."""
+    env = {"PATH": f"{on_path}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    ran = 0
+    if shutil.which("zsh"):
+        script = tmp_path / "proofkit.zsh"
+        script.write_text(completion.script(build_parser(), "zsh"))
+        stubs = ("compdef() { : }\ncompadd() { local a; for a in \"$@\"; do [[ $a == -* || $a == '' ]] || "
+                 "print -r -- \"$a\"; done }\n_describe() { : }\n_files() { : }\n_directories() { : }\n"
+                 "_message() { : }\n")
+        lines = [f"words=({line} ); CURRENT=${{#words}}; _proofkit; print -- '@@'" for line, _ in DATA_CASES]
+        program = stubs + f"source {shlex.quote(str(script))}\n" + "\n".join(lines) + "\n"
+        done = subprocess.run(["zsh", "-c", program], capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 0, done.stderr
+        got = [set(block.split()) for block in done.stdout.split("@@")[:-1]]
+        assert got == [want for _, want in DATA_CASES]
+        ran += 1
+    if shutil.which("fish"):
+        script = tmp_path / "proofkit.fish"
+        script.write_text(completion.script(build_parser(), "fish"))
+        program = f"source {shlex.quote(str(script))}\n" + "\n".join(
+            f"complete -C {shlex.quote(line)}; echo @@" for line, _ in DATA_CASES) + "\n"
+        done = subprocess.run(["fish", "--no-config", "-c", program], capture_output=True, text=True,
+                              timeout=120, env=env)
+        assert done.returncode == 0, done.stderr
+        blocks = done.stdout.split("@@")[:-1]
+        got = [{row.split("\t")[0] for row in block.splitlines() if row} for block in blocks]
+        assert got == [want for _, want in DATA_CASES]
+        ran += 1
+    if not ran:
+        pytest.skip("neither zsh nor fish is installed")
