@@ -6,24 +6,18 @@ pdflatex is installed)."""
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import io
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from proofkit import __version__
-from proofkit.errors import InputError
-from proofkit.interface.cli import add_max_work
 from proofkit.language import registry
 from proofkit.publish import env, render, table
-from proofkit.publish.cli import REPORT_STEM, add_report_arguments
-from proofkit.runtime import progress
+from proofkit.publish.cli import REPORT_STEM
+from tests.publish.test_publish_report import report
 
 #: cheap theorems (well under a second each; two papers, records and none)
 CHEAP = ("AM24.L1", "AM24.EX1", "INL25.P37", "R24.T31")
@@ -39,23 +33,6 @@ PROV = table.Provenance("9.9.9", "0123456789abcdef0123456789abcdef01234567", Tru
 TEMPLATE = ("\\documentclass[twocolumn]{article}\n\\usepackage{" + ",".join(render.LATEX_PACKAGES) + "}\n"
             "\\begin{document}\n\\section{Results}\nText before the table.\n\\input{table.tex}\n"
             "Text after the table.\n\\end{document}\n")
-
-
-def report(*argv: str) -> tuple[int, str, str]:
-    """``proofkit report ARGS`` as cli.main runs it (bad input: one line, exit 2)."""
-    p = argparse.ArgumentParser(prog="proofkit")
-    s = p.add_subparsers(dest="cmd").add_parser("report")
-    add_report_arguments(s)
-    add_max_work(s)
-    args = p.parse_args(["report", *argv])
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), progress.reporting(False):
-        try:
-            code = args.handler(args)
-        except InputError as exc:
-            print(f"proofkit: bad input: {exc}", file=sys.stderr)
-            code = 2
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")
