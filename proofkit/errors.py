@@ -76,4 +76,16 @@ def did_you_mean(name: object, choices: object) -> str:
     options = [str(c) for c in choices]  # type: ignore[attr-defined]
     folded = {c.casefold(): c for c in options}
     hit = difflib.get_close_matches(name.casefold(), list(folded), n=1, cutoff=0.6)
+    if not hit:  # short names: one character off (A9 for A8) is close although the ratio is 0.5
+        hit = [c for c in folded if _one_edit(name.casefold(), c)][:1]
     return f" (did you mean {folded[hit[0]]}?)" if hit else ""
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by exactly one substituted, inserted or deleted character."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))

@@ -66,7 +66,13 @@ def replay(path: str | Path) -> ReplayResult:
     try:
         thm = registry.get(rec["theorem"])
     except InputError as exc:
-        raise InputError("theorem", exc.expected, exc.got) from None
+        if exc.field != "theorem id":  # a broken theorem folder, not an unknown id: its own error
+            raise
+        # a record of a theorem not registered here, most often a user's own: say where theorems come from
+        # rather than suggesting a built-in theorem of a similar name
+        raise InputError("theorem", "the id of a registered theorem (a record of your own theorem replays "
+                         "with the folder of its theorem file: proofkit --theorems DIR replay FILE, or with "
+                         "its theorem package installed)", exc.got) from None
     construction = _construction(thm, rec)
     if rec["kind"] == "witness" and thm.falsifier is None and construction is None:
         raise InputError("kind", f"'model' for {thm.id} (it has no witness falsifier)", "witness")

@@ -176,8 +176,10 @@ def scan(theorem: Theorem, param: str, values: Sequence[Any], base_overrides: Ma
     values = sorted(set(values)) if ordered else list(dict.fromkeys(values))
     from ..scale import parallel
 
+    tally = progress.Tally(len(values))
+
     def report(i: int, row: ScanRow) -> None:
-        progress.done(f"{progress.counter(i + 1, len(values))} {theorem.id} {param}={row.value}: "
+        progress.done(f"{tally()} {theorem.id} {param}={row.value}: "
                       f"{row.status} ({row.elapsed_s:.1f} s)", total=len(values))
 
     if jobs > 1:

@@ -352,9 +352,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         return json.dumps(formats.stamp("check", dict(res.as_dict(), reproduce=_reproduce(args, res.id))),
                           default=str)
 
+    tally, width = progress.Tally(len(thms)), max(len(t.id) for t in thms)
+
     def emit(i: int, res: TheoremResult) -> None:  # as each theorem is decided (pool: completion order)
         if args.all:
-            progress.done(f"{progress.counter(i + 1, len(thms))} {res.id:12s} {res.label}"
+            progress.done(f"{tally()} {res.id:{width}s} {res.label}"
                           f"{'' if res.as_expected() else '  (NOT as expected)'} ({res.elapsed_s:.1f} s)",
                           total=len(thms))
         elif not args.json:

@@ -2,7 +2,8 @@
 names and values, ``--param`` names, ``--drop`` assumption ids.
 
 The completion scripts (:mod:`proofkit.interface.completion`) call the hidden command
-``proofkit __complete KIND CUR [WORD...]``: KIND is ``ids``, ``set``, ``param`` or ``drop``, CUR the
+``proofkit __complete KIND CUR [WORD...]``: KIND is ``id`` (a command's one theorem id: nothing once one
+is typed), ``ids``, ``set``, ``param`` or ``drop``, CUR the
 word being completed, WORDs the words typed before it (the theorem id and any ``--theorems DIR`` are
 read from them). It prints one candidate per line that starts with CUR (case-insensitively), full words
 (``T=3``), and nothing at all on any failure: a completion must never write an error into the user's
@@ -33,7 +34,7 @@ from ..language import registry
 from ..storage import atomic
 
 CACHE_ENV = "PROOFKIT_CACHE_DIR"
-KINDS = ("ids", "set", "param", "drop")
+KINDS = ("id", "ids", "set", "param", "drop")
 #: the index file's format (an index of another format is rebuilt, never misread)
 FORMAT = "proofkit-completion-index/1"
 #: at most this many values are offered for one integer parameter (the rest are typed)
@@ -101,10 +102,12 @@ def candidates(kind: str, cur: str, words: Sequence[str]) -> list[str]:
     """What TAB offers for ``cur`` (see the module docstring)."""
     folders = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--theorems"]
     theorems = index(folders)["theorems"]
-    if kind == "ids":
+    by_fold = {t.casefold(): t for t in theorems}
+    if kind == "id" and any(w.casefold() in by_fold for w in words):
+        return []  # the command's one theorem id is typed already
+    if kind in ("id", "ids"):
         offered = list(theorems)
     else:
-        by_fold = {t.casefold(): t for t in theorems}
         tid = next((by_fold[w.casefold()] for w in words if w.casefold() in by_fold), None)
         if tid is None:
             return []

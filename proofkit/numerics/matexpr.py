@@ -40,7 +40,8 @@ def _inverse(M: np.ndarray) -> np.ndarray:
                         dtype=object)
     try:
         return np.array(mp.inverse(mp.matrix(M.tolist())).tolist(), dtype=object)
-    except ZeroDivisionError:
+    # mpmath's LU raises TypeError (a None pivot index) where a whole column is zero below the diagonal
+    except (ZeroDivisionError, TypeError):
         raise Undefined("inverse of a singular matrix") from None
 
 
@@ -65,7 +66,7 @@ def evaluate(expr: sp.Basic, env: Env) -> np.ndarray:
             raise Undefined(f"{expr}: an identity of symbolic size alone has no size here")
         out = evaluate(sized[0], env)
         for f in sized[1:]:
-            out = np.matmul(out, evaluate(f, env))
+            out = _fitting("times", out, evaluate(f, env), expr)
         return out if scalar == 1 else out * _scalar(sp.Rational(scalar), out)
     if isinstance(expr, MatAdd):
         terms = [a for a in expr.args if not _free_identity(a)]
@@ -73,7 +74,7 @@ def evaluate(expr: sp.Basic, env: Env) -> np.ndarray:
             raise Undefined(f"{expr}: an identity of symbolic size alone has no size here")
         total = evaluate(terms[0], env)
         for a in terms[1:]:
-            total = total + evaluate(a, env)
+            total = _fitting("plus", total, evaluate(a, env), expr)
         for a in expr.args:  # I(n) takes the size of the terms it is added to
             if _free_identity(a):
                 coeff = a.as_coeff_mmul()[0] if isinstance(a, MatMul) else 1
@@ -91,6 +92,8 @@ def evaluate(expr: sp.Basic, env: Env) -> np.ndarray:
         if int(value) != value:
             raise Undefined(f"power {exp} = {value} is not an integer")
         k = int(value)
+        if np.ndim(base) < 2 or base.shape[-1] != base.shape[-2]:  # Bt * Bt of an n x 1 Bt folds to Bt**2
+            raise Undefined(f"{expr}: a power of a {' x '.join(map(str, np.shape(base)[-2:]))} matrix")
         if k < 0:
             base, k = _inverse(base), -k
         out = _eye(base.shape[-1], base)
@@ -109,6 +112,18 @@ def evaluate(expr: sp.Basic, env: Env) -> np.ndarray:
     if isinstance(expr, sp.Add) and all(isinstance(a, sp.Symbol) or a.is_Number for a in expr.args):
         return np.asarray(sum(evaluate(a, env) for a in expr.args), dtype=object)
     raise Undefined(f"unsupported expression node {type(expr).__name__}")
+
+
+def _fitting(op: str, a: np.ndarray, b: np.ndarray, expr: sp.Basic) -> np.ndarray:
+    """``a @ b`` or ``a + b`` where the matrices fit, else Undefined: sizes a symbolic shape left open
+    (``Bt * Lt`` with Bt n x 1, Lt n x n fits only at n = 1) are known only here, and numpy would raise
+    on a product or, worse, broadcast a 1 x n plus an n x 1 into an n x n sum."""
+    ra, rb = np.shape(a)[-2:], np.shape(b)[-2:]
+    fits = len(ra) == len(rb) == 2 and (ra[1] == rb[0] if op == "times" else ra == rb)
+    if not fits:
+        raise Undefined(f"{expr}: the shapes do not fit here ({' x '.join(map(str, ra))} {op} "
+                        f"{' x '.join(map(str, rb))})")
+    return np.matmul(a, b) if op == "times" else a + b
 
 
 def _free_identity(expr: sp.Basic) -> bool:

@@ -234,8 +234,10 @@ def report_main(args: argparse.Namespace) -> int:
     stored = records.load_folder(records.folder(args.records))
     out_dir = atomic.prepare_folder(args.out, "--out", create=True) if args.out is not None else None
 
+    tally, width = progress.Tally(len(thms)), max(len(t.id) for t in thms)
+
     def done(i: int, res: Any) -> None:
-        progress.done(f"{progress.counter(i + 1, len(thms))} {res.id:12s} {res.verdict} "
+        progress.done(f"{tally()} {res.id:{width}s} {res.verdict} "
                       f"({res.elapsed_s:.1f} s)", total=len(thms))
 
     from ..engine.check import check_id

@@ -246,12 +246,24 @@ def claims_size(items: Sequence[Claim]) -> tuple[float, float]:
 
 def claims(fig: Any, data: tuple[str, Sequence[Claim]]) -> None:
     """One check: each claim (top to bottom as the theorem lists them) at its |residual| on a log axis,
-    in its verdict's color and shape; claims whose residual is exactly 0 ("0") or no float (a symbolic
-    expression or ``True``: "sym") are in a narrow panel of their own (a log axis has no place for
-    them). A claim whose verdict is not the expected one ends in ``(expected V)``."""
+    in its verdict's color and shape; claims whose residual is exactly 0 ("0"), no float (a symbolic
+    expression or ``True``: "sym"), undefined (the relation could not be evaluated as written, or no
+    residual at all: "undef") or past the float range (">1e308") are in a narrow panel of their own (a
+    log axis has no place for them). A
+    claim whose verdict is not the expected one ends in ``(expected V)``."""
     title, items = data
     main, side = fig.subplots(1, 2, sharey=True, width_ratios=[3, 1])
-    side_cols = {"exact 0": 0, "no float": 1}
+    def side_col(value: float | None, residual: str) -> int:
+        text = residual.strip().lower()
+        if value == 0.0:
+            return 0
+        if text in ("", "none") or "undefined" in text:
+            return 2
+        try:  # a number past the float range (3.42e+387): beyond the log axis, not symbolic
+            return 3 if abs(float(text)) == math.inf else 1
+        except ValueError:
+            return 1
+
     labelled: set[str] = set()
     for verdict, (color, marker) in VERDICT.items():
         picked = [(y, c) for y, c in enumerate(items) if c.verdict == verdict]
@@ -259,7 +271,7 @@ def claims(fig: Any, data: tuple[str, Sequence[Claim]]) -> None:
             continue
         num = [(residual_value(c.residual), y) for y, c in picked]
         on_log = [(v, y) for v, y in num if v]
-        off = [(side_cols["exact 0" if v == 0.0 else "no float"], y) for v, y in num if not v]
+        off = [(side_col(v, c.residual), y) for (v, y), (_, c) in zip(num, picked) if not v]
         for ax, pts in ((main, on_log), (side, off)):
             if pts:
                 label = verdict if verdict not in labelled else "_nolegend_"
@@ -278,9 +290,10 @@ def claims(fig: Any, data: tuple[str, Sequence[Claim]]) -> None:
     main.set_ylabel("claim")
     main.grid(axis="y", color="#eeeeee", linewidth=0.5, zorder=0)
     main.tick_params(axis="y", length=0)
-    side.set_xticks(range(2), ["0", "sym"])  # exactly 0; symbolic or boolean (no float)
-    side.set_xlim(-0.7, 1.7)
-    side.set_xlabel("exact")
+    # exactly 0; symbolic or boolean; undefined or none; a number past the float range
+    side.set_xticks(range(4), ["0", "sym", "undef", ">1e308"], rotation=90)
+    side.set_xlim(-0.7, 3.7)
+    side.set_xlabel("off the axis")
     side.tick_params(axis="y", length=0)
     side.grid(axis="y", color="#eeeeee", linewidth=0.5, zorder=0)
     main.set_title(title, loc="left")

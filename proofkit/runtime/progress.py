@@ -175,6 +175,19 @@ def counter(k: int, n: int) -> str:
     return f"[{k:>{len(str(n))}}/{n}]"
 
 
+class Tally:
+    """The counter of units as they finish: ``tally()`` is ``[k/n]`` for the k-th to finish, so a pool's
+    rows, which come in completion order, count up (a row's position in the input would read
+    ``[2/33]`` before ``[1/33]``)."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.k = n, 0
+
+    def __call__(self) -> str:
+        self.k += 1
+        return counter(self.k, self.n)
+
+
 def note(text: str) -> None:
     """A remark on how the command runs (``-j 1000`` capped by the CPUs), printed like a finished unit:
     only while progress is reported, never on stdout."""

@@ -160,6 +160,8 @@ def run_all(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]], jobs: int,
     if n <= 1:
         return run_all(fn, calls, 1, on_done)
     folders, cap, backend = worker_context()
+    # the parent only waits from here: its stage says so (the workers' own stages are not seen here)
+    progress.stage(f"{len(calls)} runs on {n} worker processes")
     with ProcessPoolExecutor(max_workers=n, initializer=exit_with_parent) as pool:
         index = {pool.submit(in_context, folders, cap, backend, fn, tuple(args)): i
                  for i, args in enumerate(calls)}

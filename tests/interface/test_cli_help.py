@@ -134,6 +134,10 @@ BASH_CASES = [  # the words typed (as bash splits them), the last one being comp
     (["proofkit", "falsify", "AM24.T4", "--drop", "A5.L"], {"A5.Lam-invertible"}),
     (["proofkit", "scan", "AM24.T5", "--param", "learn"], {"learned_dim"}),
     (["proofkit", "show", "NOPE.T1", "--drop", ""], set()),
+    (["proofkit", "check", "AM24.T4", "--drop", ""], set()),  # check has no --drop: nothing to offer
+    (["proofkit", "check", "AM24.T4", "AM"], set()),  # check takes one theorem id, typed already
+    (["proofkit", "report", "AM24.T4", "AM24.T"], {"AM24.T1", "AM24.T2", "AM24.T3", "AM24.T3c", "AM24.T4",
+                                                     "AM24.T5"}),  # report takes several
     (["proofkit", "check", "AM24.T"], {"AM24.T1", "AM24.T2", "AM24.T3", "AM24.T3c", "AM24.T4", "AM24.T5"}),
     (["proofkit", "falsify", "AM24.T4", "--no-sh"], {"--no-shrink"}),
     (["proofkit", "--backend", "nu"], {"numpy"}),

@@ -1,6 +1,7 @@
 """User theorem *files*, fuzzed end to end (issue 28, item 1): a folder holding a theorem file written as a
 user would -- a linear recurrence learner of drawn state size (concrete 1..3, or the symbolic n), relations
-drawn over learned and true symbols (most fail, some do not fit at all), an assumption with its drop --
+drawn over learned and true symbols (most fail; products and sums that sympy accepts but that fit only at
+some sizes, as Bt * Lt with n x 1 and n x n, are among them), an assumption with its drop --
 loaded through ``--theorems`` and run through every command a user theorem reaches: ``show``, ``check``,
 ``scan``, ``falsify --drop`` and ``replay`` of what it found. Each ends in a verdict's exit code (0, 1,
 3) with its reproduce line, never bad input, an internal error (4) or a traceback. (The erratum search
@@ -13,6 +14,7 @@ import sympy as sp
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from sympy import Inverse, MatrixSymbol, Transpose
+from sympy.matrices.exceptions import ShapeError
 
 from proofkit.interface.cli import main
 
@@ -66,8 +68,9 @@ def theorem_files(draw):
     syms = {"At": MatrixSymbol("At", 1, k), "Lt": MatrixSymbol("Lt", k, k), "Bt": MatrixSymbol("Bt", k, 1),
             "A": MatrixSymbol("A", 1, 1), "L": MatrixSymbol("L", 1, 1), "B": MatrixSymbol("B", 1, 1)}
 
-    def side():
-        """Python source of the side, written as a user would (``At * Lt.T * sp.Inverse(A)``)."""
+    def product():
+        """Python source of a product, written as a user would (``At * Lt.T * sp.Inverse(A)``): factors
+        that sympy accepts, including ones that fit only at some sizes (``Bt * Lt`` fits at n = 1)."""
         out, text = None, []
         for _ in range(draw(st.integers(1, 3))):
             name = draw(st.sampled_from(list(syms)))
@@ -75,11 +78,24 @@ def theorem_files(draw):
             if kind == "inv" and s.shape[0] != s.shape[1]:
                 kind = "plain"
             f = Transpose(s) if kind == "T" else Inverse(s) if kind == "inv" else s
-            if out is not None and out.shape[1] != f.shape[0]:
-                continue  # a factor that does not fit is left out: the sides themselves must be products
-            out = f if out is None else out * f
+            try:
+                out = f if out is None else out * f
+            except ShapeError:  # sympy refuses it when the file is written: not a file a user keeps
+                continue
             text.append(f"{name}.T" if kind == "T" else f"sp.Inverse({name})" if kind == "inv" else name)
-        return " * ".join(text)
+        return out, " * ".join(text)
+
+    def side():
+        """A product, or (sometimes) the sum of two that sympy accepts (``At + Bt.T``)."""
+        first, text = product()
+        if draw(st.integers(0, 3)) == 0:
+            second, more = product()
+            try:
+                first + second
+                return f"{text} + {more}"
+            except ShapeError:
+                pass
+        return text
 
     relations = [f'        Relation("r{i}", "identification", "fuzz", {side()}, {side()}),'
                  for i in range(draw(st.integers(1, 3)))]
@@ -117,6 +133,8 @@ def test_a_user_theorem_file_gets_verdicts_through_every_command(tmp_path_factor
     for record in sorted((folder.parent / "cx").glob("*.json")):  # falsify's counterexample reproduces
         code, out, err = _run(capsys, "replay", str(record), *theorems, "-q")
         assert code == 0, (record.name, out[-2000:], err[-2000:], text)
+        code, out, err = _run(capsys, "replay", str(record), "-q")  # without the folder: say where it is
+        assert code == 2 and err.count("\n") == 1 and "--theorems DIR" in err and "did you mean" not in err
 
 
 @pytest.mark.slow

@@ -68,6 +68,24 @@ def test_counter_pads_to_the_total():
     assert progress.counter(3, 28) == "[ 3/28]"
 
 
+def test_rows_count_in_the_order_they_finish():
+    """A pool finishes out of input order; its rows must still count up ([2/33] before [1/33] read as a
+    bug), whatever position each unit had."""
+    tally = progress.Tally(12)
+    assert [tally() for _ in range(3)] == ["[ 1/12]", "[ 2/12]", "[ 3/12]"]
+
+
+@pytest.mark.slow
+def test_a_pooled_check_all_counts_up_and_aligns_long_ids(loud, capsys):
+    """check --all -j 2 (about a minute): rows count up in completion order and every verdict starts in
+    one column, the longest id (INL25.SCALING) included."""
+    assert main(["check", "--all", "-j", "2", "--json"]) in (0, 1)
+    rows = [line for line in capsys.readouterr().err.splitlines() if line.startswith("[")]
+    assert [int(r[1:r.index("/")]) for r in rows] == list(range(1, len(rows) + 1)) and len(rows) > 30
+    bodies = [r.split("] ", 1)[1] for r in rows]  # "AM24.L1       confirmed (0.1 s)"
+    assert len({len(b) - len(b.split(None, 1)[1]) for b in bodies}) == 1, rows
+
+
 def test_pool_reports_each_call_once_and_returns_input_order():
     seen: list[int] = []
     out = parallel.run_all(pow, [(2, k) for k in range(5)], 2, on_done=lambda i, r: seen.append(i))

@@ -19,6 +19,7 @@ CASES = [  # argv, the suggestion wanted
     (["scan", "AM24.T4", "--param", "learned_dm", "--values", "2"], "learned_dim"),
     (["show", "AM24.T4", "--drop", "A88"], "A8"),
     (["falsify", "AM24.T4", "--drop", "A5.Lam-invertibel"], "A5.Lam-invertible"),
+    (["falsify", "AM24.T4", "--drop", "A9"], "A8"),  # one character off a short name
     (["--backend", "nmpy", "list"], "numpy"),
     (["validate", "recrd", "README.md"], "record"),
     (["bench", "--only", "fitt"], "fit"),

@@ -55,3 +55,23 @@ def test_constants_of_a_relation_take_the_environments_number_type():
         assert all(isinstance(v, flint.arb) for v in value.flat), expr
     assert all(isinstance(v, mp.mpf) for v in np.ravel(evaluate(sp.Identity(2), {"L": np.array(
         [[mp.mpf(1)]], dtype=object)})))
+
+
+def test_what_does_not_fit_is_undefined_not_a_crash_or_a_broadcast():
+    """Sizes left open by symbolic shapes are known only at evaluation: a product or power that does not
+    fit, a sum of a 1 x n and an n x 1 (numpy would broadcast it to n x n) and the inverse of a matrix
+    with a zero column (mpmath's LU raises TypeError there) are Undefined, each with its reason."""
+    import numpy as np
+
+    from proofkit.numerics.matexpr import Undefined, evaluate
+
+    n = sp.Symbol("n", integer=True, positive=True)
+    At, Lt, Bt = sp.MatrixSymbol("At", 1, n), sp.MatrixSymbol("Lt", n, n), sp.MatrixSymbol("Bt", n, 1)
+    m = lambda rows: np.array([[mp.mpf(x) for x in r] for r in rows], dtype=object)  # noqa: E731
+    env = {"At": m([[1, 2]]), "Lt": m([[1, 0], [0, 3]]), "Bt": m([[1], [1]])}
+    for expr in (Bt * Lt * At, At.T * Bt, At + Bt, Bt * Bt):
+        with pytest.raises(Undefined):
+            evaluate(expr, env)
+    with pytest.raises(Undefined, match="singular"):
+        evaluate(sp.Inverse(sp.MatrixSymbol("S", 2, 2)), {"S": m([[0, "0.25"], [0, 1]])})
+    assert evaluate(At * Lt * Bt, env)[0, 0] == 7  # what fits still evaluates

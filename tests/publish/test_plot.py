@@ -273,3 +273,21 @@ def test_help_ends_with_examples_and_exit_codes(capsys):
     assert examples < codes and "\n  2  bad input" in out[codes:]
     lines = out[examples:codes].splitlines()[1:]
     assert all(not line.strip() or line.startswith("  proofkit ") for line in lines)
+
+
+def test_claims_off_the_log_axis_sit_in_the_column_that_says_why():
+    """Exactly 0, a symbolic residual, an undefined one (a relation that cannot be evaluated as written:
+    drawn as 'sym' before, which read as settled by sympy) and one past the float range each have their
+    own column of the side panel."""
+    items = [plot.Claim("zero", "certified", None, "0"), plot.Claim("symbolic", "certified", None, "True"),
+             plot.Claim("undefined", "inconclusive", None, "undefined"),
+             plot.Claim("huge", "inconclusive", None, "3.42e+387"),
+             plot.Claim("small", "certified", None, "1e-50")]
+    with plot.style():
+        fig = plot.figure()
+        plot.claims(fig, ("T", items))
+    main, side = fig.axes[:2]
+    placed = {int(round(y)): x for coll in side.collections for x, y in coll.get_offsets()}
+    assert placed == {0: 0, 1: 1, 2: 2, 3: 3}  # claim row -> column 0 | sym | undef | >1e308
+    assert [t.get_text() for t in side.get_xticklabels()] == ["0", "sym", "undef", ">1e308"]
+    assert [tuple(p) for coll in main.collections for p in coll.get_offsets()] == [(1e-50, 4)]
