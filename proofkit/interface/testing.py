@@ -47,8 +47,9 @@ def _check_line(key: str) -> str:
     findings = sum(c.erratum for c in r.claims)
     readings = sum(c.verdict == Verdict.REFUTED and c.role != "control" and not c.erratum
                    and not c.outside and not c.error for c in r.claims)
-    return (f"check   {r.id:8s} [{_SETS[key]}] {r.label} (dps {r.dps}, seed {r.seed}, {findings} refuted "
-            f"as printed, {readings} readings refuted, {len(r.errata)} relation errata)")
+    return (f"check   {r.id:8s} [{_SETS[key]}] {r.label} (dps {r.dps}, seed {r.seed}, {findings} errata "
+            f"(false as printed), {readings} readings refuted, {len(r.errata)} with a nearby form that "
+            "holds)")
 
 
 def _falsify_line(key: str) -> str:
