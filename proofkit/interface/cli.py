@@ -122,7 +122,12 @@ def _suggest(parser: argparse.ArgumentParser, message: str) -> str:
         typed = [a for a in getattr(parser, "argv", sys.argv[1:]) if not a.startswith("-")][:2]
         options = [o for sub in _parsers(parser) if sub.prog.split()[1:] == typed[:len(sub.prog.split()) - 1]
                    for a in sub._actions for o in a.option_strings]
-        return message + did_you_mean(m["got"].split("=", 1)[0], options)
+        flag = m["got"].split("=", 1)[0]
+        elsewhere = [" ".join(sub.prog.split()[1:]) for sub in _parsers(parser)[1:]
+                     if flag in sub._option_string_actions]
+        if elsewhere:  # check AM24.T4 --drop A8: an option of other subcommands, not a typo
+            return message + f" ({flag} is an option of: {', '.join(dict.fromkeys(elsewhere))})"
+        return message + did_you_mean(flag, options)
     return message
 
 

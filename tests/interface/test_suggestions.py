@@ -50,3 +50,11 @@ def test_one_of_suggests_only_a_close_name():
     assert str(one_of("kind", ["alpha", "beta"], "bta")).endswith("expected one of alpha, beta (did you mean "
                                                                   "beta?), got 'bta'")
     assert did_you_mean(3, ["3"]) == ""  # only names are matched
+
+
+def test_an_option_of_another_subcommand_says_which_has_it(capsys):
+    """``check --drop`` is no typo of --dps: --drop belongs to show and falsify, and the line says so."""
+    assert _code(["check", "AM24.T4", "--drop", "A8"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--drop is an option of: show, falsify" in err and "--dps" not in err
+
