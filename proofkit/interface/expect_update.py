@@ -34,6 +34,10 @@ from ..storage.atomic import write_file
 _NAMES = {v.name for v in Verdict}
 
 
+#: an inline dict grows on its line up to this many characters, then one added entry a line
+INLINE_WIDTH = 110
+
+
 class Unsafe(Exception):
     """The file cannot be rewritten safely; the message says why (one line)."""
 
@@ -377,7 +381,12 @@ def _additions(src: bytes, at: list[int], d: ast.Dict, kept: list[int],
     if not kept:
         return [(open_, open_, (", ".join(entries) + ", ").encode())]
     end = _entry_end(src, at, d, kept[-1])
-    return [(end, end, "".join(f", {e}" for e in entries).encode())]
+    line = src[src.rfind(b"\n", 0, end) + 1:_line_end(src, end)]
+    if len(line) + sum(len(e) + 2 for e in entries) <= INLINE_WIDTH:
+        return [(end, end, "".join(f", {e}" for e in entries).encode())]
+    # too long for the dict's one line: each new entry on a line of its own, under the first entry
+    col = " " * (d.col_offset + 1)
+    return [(end, end, "".join(f",\n{col}{e}" for e in entries).encode())]
 
 
 def _entries(src: bytes, d: ast.Dict, aliases: Mapping[str, str]) -> list[tuple[bytes, str | None]]:

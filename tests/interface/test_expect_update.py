@@ -5,6 +5,7 @@ a rerun passes; under xdist the controller writes once."""
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
@@ -42,6 +43,21 @@ def test_only_changed_values_change_and_comments_survive():
     assert out == MULTI.replace('"a": Verdict.CERTIFIED', '"a": Verdict.REFUTED').replace(
         '        "gone": Verdict.CERTIFIED,  # a claim no longer there\n', "").replace(
         '"c": (Verdict.CERTIFIED)\n', '"c": (Verdict.INCONCLUSIVE),\n        "new": Verdict.CERTIFIED,\n')
+
+
+def test_an_inline_expect_that_would_grow_too_long_takes_a_line_per_new_entry():
+    """A one-line expect keeps short additions on its line; past INLINE_WIDTH each added entry gets a
+    line of its own under the first (a 240-character line before)."""
+    one = 'from proofkit import Verdict\nT = Theorem(id="X.T2", expect={"a": Verdict.CERTIFIED})\n'
+    short = rewrite(one, Wanted("X.T2", {"a": C, "b": R}, ["a", "b"]))
+    assert short.splitlines()[1].endswith('{"a": Verdict.CERTIFIED, "b": Verdict.REFUTED})')
+    names = [f"claim number {i} of a long theorem" for i in range(5)]
+    long = rewrite(one, Wanted("X.T2", {"a": C, **dict.fromkeys(names, R)}, ["a", *names]))
+    assert max(len(line) for line in long.splitlines()) <= expect_update.INLINE_WIDTH
+    call = ast.parse(long).body[1].value  # T = Theorem(...): the expect dict as written
+    d = next(k.value for k in call.keywords if k.arg == "expect")
+    assert {k.value: v.attr for k, v in zip(d.keys, d.values)} == {"a": "CERTIFIED",
+                                                                   **dict.fromkeys(names, "REFUTED")}
 
 
 def test_nothing_to_change_is_the_same_text():
