@@ -70,8 +70,10 @@ def walk(parser: argparse.ArgumentParser, path: tuple[str, ...] = (), help_text:
             metavar = action.metavar if isinstance(action.metavar, str) else ""
             kind = ("dir" if metavar in DIR_METAVARS else "file" if metavar in FILE_METAVARS else
                     DATA_METAVARS.get(metavar, ""))
+            # choices, or the names a list-valued option offers (``action.completions``: report --format)
+            offered = action.choices or getattr(action, "completions", ())
             cmd.options.append(Option(tuple(action.option_strings), action.nargs != 0, _short(action.help),
-                                      tuple(str(c) for c in action.choices or ()), kind))
+                                      tuple(str(c) for c in offered), kind))
         elif not cmd.positional:
             cmd.choices = tuple(str(c) for c in action.choices or ())
             cmd.positional = ("choices" if cmd.choices else "theorem" if action.dest == "id" else

@@ -25,6 +25,8 @@ from ..storage import atomic
 from ..storage.formats import stamp
 from . import figures, records  # light; the rest of publish (and the engine) loads in the handlers
 
+#: the formats of --format (render.FORMATS's names, here so --help and TAB need not load the renderer)
+REPORT_FORMATS = ("md", "latex", "csv", "json")
 #: the file a report writes per format under --out: verdicts.<extension>
 REPORT_STEM = "verdicts"
 RECORDS_HELP = ("folder of counterexample records (default: counterexamples/ of proofkit's source tree, else "
@@ -123,8 +125,9 @@ def cmd_verify_bundle(args: argparse.Namespace) -> int:
 def add_report_arguments(s: argparse.ArgumentParser) -> None:
     """The ``report`` subcommand's arguments; its handler is :func:`report_main`."""
     s.add_argument("ids", nargs="*", metavar="ID", help="theorems to report (default: every registered one)")
-    s.add_argument("--format", default=None, metavar="FMT",
-                   help="md, latex, csv or json, or several comma-separated with --out (default md)")
+    fmt = s.add_argument("--format", default=None, metavar="FMT",
+                         help="md, latex, csv or json, or several comma-separated with --out (default md)")
+    fmt.completions = REPORT_FORMATS  # what TAB offers (the value is a comma-separated list)
     s.add_argument("--out", default=None, metavar="DIR",
                    help=f"write {REPORT_STEM}.<md|tex|csv|json> (and figures) into DIR instead of stdout")
     s.add_argument("--figures", action="store_true",

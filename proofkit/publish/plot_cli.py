@@ -70,8 +70,10 @@ def add_commands(sub: Any, parser_class: type, add_max_work: Any) -> None:
     s.add_argument("--out", required=True, metavar="PATH",
                    help="where to write: PATH.pdf, PATH.svg and PATH.png; a PATH ending in .pdf, .svg or "
                         ".png writes that format only (the folder is created)")
-    s.add_argument("--format", default=None, metavar="LIST", type=_formats,
-                   help="comma-separated formats among pdf, svg, png (default: from --out, else all three)")
+    fmt = s.add_argument("--format", default=None, metavar="LIST", type=_formats,
+                         help="comma-separated formats among pdf, svg, png (default: from --out, else all "
+                              "three)")
+    fmt.completions = plot.FORMATS  # what TAB offers (the value is a comma-separated list)
     s.add_argument("--title", default=None, metavar="TEXT", help="the figure's title (default: derived)")
     s.add_argument("--size", default=None, metavar="WxH", type=_size,
                    help=f"width x height in inches (default: {plot.COLUMN[0]} wide, a paper column; "

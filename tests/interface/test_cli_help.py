@@ -135,6 +135,8 @@ BASH_CASES = [  # the words typed (as bash splits them), the last one being comp
     (["proofkit", "scan", "AM24.T5", "--param", "learn"], {"learned_dim"}),
     (["proofkit", "show", "NOPE.T1", "--drop", ""], set()),
     (["proofkit", "check", "AM24.T4", "--drop", ""], set()),  # check has no --drop: nothing to offer
+    (["proofkit", "report", "--format", ""], {"md", "latex", "csv", "json"}),
+    (["proofkit", "plot", "s.json", "--format", "p"], {"pdf", "png"}),
     (["proofkit", "check", "AM24.T4", "AM"], set()),  # check takes one theorem id, typed already
     (["proofkit", "report", "AM24.T4", "AM24.T"], {"AM24.T1", "AM24.T2", "AM24.T3", "AM24.T3c", "AM24.T4",
                                                      "AM24.T5"}),  # report takes several
@@ -247,3 +249,11 @@ def test_zsh_and_fish_complete_theorem_data(tmp_path, on_path):
         ran += 1
     if not ran:
         pytest.skip("neither zsh nor fish is installed")
+
+
+def test_the_report_formats_offered_are_the_renderers():
+    from proofkit.publish import render
+    from proofkit.publish.cli import REPORT_FORMATS
+
+    assert REPORT_FORMATS == tuple(render.FORMATS)
+
