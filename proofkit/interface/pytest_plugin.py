@@ -174,6 +174,8 @@ class TheoremItem(pytest.Item):
 
     def runtest(self) -> None:
         self.result = result = testing.checked(self.theorem_id, dps=MIN_DPS, seed=SEED)
+        if result.errors:  # a claim's own code raised: a failure whether or not expect names it
+            raise NotAsExpected(result, list(result.errors))
         if not any(c.expected is not None for c in result.claims):
             pytest.skip(f"{self.theorem_id} declares no expected verdicts (its expect is empty): checked "
                         f"({result.verdict}), nothing to compare")
@@ -189,7 +191,8 @@ class TheoremItem(pytest.Item):
         lines = [f"{res.id}: {len(wrong)} of {len(res.claims)} claims not as expected (theorem verdict "
                  f"{res.label}; dps {res.dps}, seed {res.seed}; {self.file}, {self.source.origin})"]
         for c in wrong:
-            lines.append(f"  {c.name!r} ({c.role}): {c.label}, expected {c.expected}")
+            lines.append(f"  {c.name!r} ({c.role}): raised {c.error} (the claim's own code: no verdict)"
+                         if c.error else f"  {c.name!r} ({c.role}): {c.label}, expected {c.expected}")
             if c.scope is not None:
                 lines.append(f"      scope: {render_scope(c.scope)}")
             lines.append(f"      how: {cap_text(c.how, 400)}")

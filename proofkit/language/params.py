@@ -47,6 +47,15 @@ class Param:
     max: float | None = None
     follows: str | None = None
 
+    def __post_init__(self) -> None:
+        """The default is a value the parameter allows (``Param("n", int, 7, max=3)`` is the theorem
+        file's slip: it fails where the file is imported, one line naming file and line)."""
+        try:
+            self.validate(self.default)
+        except ValueError as exc:  # InputError is a ValueError
+            raise ValueError(f"parameter {self.name}: its default {self.default!r} is not allowed: "
+                             f"{exc}") from None
+
     def allowed(self) -> str:
         if self.choices is not None:
             return "one of " + ", ".join(str(c) for c in self.choices)

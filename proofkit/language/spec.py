@@ -24,6 +24,11 @@ from .verdict import Verdict
 THEOREM_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}(?:\.[A-Za-z0-9][A-Za-z0-9_-]{0,31}){0,3}")
 
 
+class AssumptionError(RuntimeError):
+    """An assumption's own ``holds`` raised: an error of the theorem file (its message names the
+    assumption), not a verdict and not bad input on the command line."""
+
+
 @dataclass(frozen=True)
 class PaperRef:
     paper: str
@@ -422,7 +427,19 @@ class Theorem:
                          + ", ".join(ids), aid)
 
     def violated(self, params: Mapping[str, Any]) -> list[str]:
-        return [a.id for a in self.assumptions if not a.holds(params)]
+        """The ids of the assumptions these parameters violate. An assumption whose ``holds`` raises is
+        an error of the theorem file naming it (exit 4), never read as "the engine could not evaluate"
+        (which would turn a ZeroDivisionError in the file into an inconclusive verdict)."""
+        out = []
+        for a in self.assumptions:
+            try:
+                ok = a.holds(params)
+            except Exception as exc:
+                raise AssumptionError(f"{self.id}: assumption {a.id!r}: holds(params) raised "
+                                      f"{type(exc).__name__}: {exc}") from exc
+            if not ok:
+                out.append(a.id)
+        return out
 
 
 _PLAIN_NAME = re.compile(r"[A-Za-z]+(_\{?[A-Za-z0-9]+\}?)?")

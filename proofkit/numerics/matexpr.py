@@ -55,9 +55,11 @@ def _eye(size: int, like: np.ndarray) -> np.ndarray:
 
 def evaluate(expr: sp.Basic, env: Env) -> np.ndarray:
     """Evaluate a sympy matrix expression on mpf object arrays; a leading batch axis broadcasts."""
-    if isinstance(expr, MatrixSymbol):
-        return env[expr.name]
-    if isinstance(expr, sp.Symbol):
+    if isinstance(expr, (MatrixSymbol, sp.Symbol)):
+        if expr.name not in env:  # "for all j" (At Lt**j Bt) or a symbol no model defines: no value here
+            raise Undefined(f"{expr.name} has no value here (relations are evaluated at the fitted learned "
+                            "and true parameters and the group elements; a free index or symbol is not "
+                            "one of them)")
         return env[expr.name]
     if isinstance(expr, MatMul):
         scalar, mats = expr.as_coeff_matrices()
@@ -67,6 +69,8 @@ def evaluate(expr: sp.Basic, env: Env) -> np.ndarray:
         out = evaluate(sized[0], env)
         for f in sized[1:]:
             out = _fitting("times", out, evaluate(f, env), expr)
+        if scalar.free_symbols:  # c * L: the scalar's own value (Undefined where it has none)
+            return out * np.asarray(evaluate(scalar, env), dtype=object)
         return out if scalar == 1 else out * _scalar(sp.Rational(scalar), out)
     if isinstance(expr, MatAdd):
         terms = [a for a in expr.args if not _free_identity(a)]

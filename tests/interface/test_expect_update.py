@@ -213,7 +213,7 @@ def test_update_shows_the_diff_then_writes_and_the_rerun_passes(pytester, monkey
     result = _run(pytester, monkeypatch, folder)
     result.assert_outcomes(failed=1)  # only the claim that raises is left: an error is never expected
     out = result.stdout.str()
-    assert "1 of 3 claims not as expected" in out and "'raises' (conclusion): error" in out
+    assert "1 of 3 claims not as expected" in out and "'raises' (conclusion): raised" in out
     result = _run(pytester, monkeypatch, folder, "--proofkit-update=write")
     assert "0 file(s) to change, 1 already as computed" in result.stdout.str()
 
@@ -243,13 +243,14 @@ def test_under_xdist_the_controller_writes_once(pytester, folder):
     assert '"fails": Verdict.REFUTED,' in path.read_text()
 
 
-def test_update_fills_an_empty_expect_of_a_skipped_theorem_test(pytester, monkeypatch, folder):
-    """A theorem with ``expect={}`` is checked and skipped (nothing to compare); the update writes what the
-    check gave, the errored claim left out."""
+def test_update_fills_an_empty_expect(pytester, monkeypatch, folder):
+    """A theorem with ``expect={}`` is checked (its test fails only for the claim that raised: an error is
+    never skipped); the update writes what the check gave, the errored claim left out."""
     path = folder / "t1.py"
     start = TINY.index("    expect={")
     path.write_text(TINY[:start] + "    expect={},\n)\n")
     result = _run(pytester, monkeypatch, folder, "--proofkit-update=write")
-    result.assert_outcomes(skipped=1)
+    result.assert_outcomes(failed=1)
+    assert "'raises' (conclusion): raised" in result.stdout.str()
     assert path.read_text() == TINY[:start] + (
         '    expect={\n        "holds": Verdict.CERTIFIED,\n        "fails": Verdict.REFUTED,\n    },\n)\n')

@@ -144,3 +144,33 @@ def test_a_user_theorem_file_gets_verdicts_through_every_command(tmp_path_factor
 def test_a_user_theorem_file_gets_verdicts_through_every_command_large(tmp_path_factory, capsys, text):
     test_a_user_theorem_file_gets_verdicts_through_every_command.hypothesis.inner_test(
         tmp_path_factory, capsys, text)
+
+
+def _file(tmp_path, **swap: str):
+    """The template's file with ``symbols`` concrete (k = 1), one relation, and text swapped in."""
+    symbols = "\n".join(f'{name} = MatrixSymbol("{name}", 1, 1)' for name in ("At", "Lt", "Bt", "A", "L",
+                                                                                   "B"))
+    text = TEMPLATE.format(symbols=symbols, k=1, relations='        Relation("r0", "identification", "x", '
+                                                          'Lt, L),')
+    for old, new in swap.items():
+        assert old in text
+        text = text.replace(old, new)
+    folder = tmp_path / "mine" / "mypaper"
+    folder.mkdir(parents=True)
+    (folder / "f.py").write_text(text)
+    return ["--theorems", str(folder.parent)]
+
+
+def test_an_assumption_whose_holds_raises_is_an_error_naming_it(tmp_path, capsys):
+    """Not an inconclusive verdict ("the engine could not evaluate"): the theorem file's own code raised."""
+    theorems = _file(tmp_path, **{'lambda p: p["T"] >= 2': "lambda p: 1 / 0"})
+    code, out, err = _run(capsys, "check", "FUZZ.F1", *theorems, "-q")
+    assert code == 4 and "assumption 'T>=2': holds(params) raised ZeroDivisionError" in err
+    assert "inconclusive" not in out + err
+
+
+def test_a_default_a_parameter_does_not_allow_is_one_line_naming_the_file(tmp_path, capsys):
+    theorems = _file(tmp_path, **{"param_T(2)": 'param_T(2), Param("n", int, 7, min=1, max=3)'},
+                     **{"Theorem,\n": "Theorem, Param,\n"})
+    code, out, err = _run(capsys, "check", "FUZZ.F1", *theorems, "-q")
+    assert code == 2 and err.count("\n") == 1 and "f.py" in err and "default 7 is not allowed" in err

@@ -366,3 +366,16 @@ def test_the_verdict_summary_is_the_same_under_xdist(pytester, tiny):
     lines = _verdicts_section(plain.stdout.str())
     assert [line.split()[1] for line in lines] == ["TINY.BAD", "TINY.NONE", "TINY.OK"], lines
     assert _verdicts_section(spread.stdout.str()) == lines
+
+
+def test_a_claim_that_raised_fails_its_test_even_with_an_empty_expect(pytester, monkeypatch, tmp_path):
+    """Skipping it as 'declares no expected verdicts: checked (refuted)' hid an internal error that
+    ``proofkit check`` reports with exit 4."""
+    monkeypatch.setattr(testing, "_CHECKS", {})
+    text = theorem_file("RAISE.T1", expect="").replace('lambda p: (Verdict.CERTIFIED, "0", "exact: by '
+                                                       'construction")', "lambda p: 1 / 0")
+    folder = write(tmp_path / "raise", {"raise.py": text})
+    result = pytester.runpytest_inprocess("--proofkit-theorems=raise", "--proofkit-folder", str(folder),
+                                          "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    assert "'c' (conclusion): raised ZeroDivisionError" in result.stdout.str()

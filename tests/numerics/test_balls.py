@@ -75,3 +75,17 @@ def test_what_does_not_fit_is_undefined_not_a_crash_or_a_broadcast():
     with pytest.raises(Undefined, match="singular"):
         evaluate(sp.Inverse(sp.MatrixSymbol("S", 2, 2)), {"S": m([[0, "0.25"], [0, 1]])})
     assert evaluate(At * Lt * Bt, env)[0, 0] == 7  # what fits still evaluates
+
+
+def test_a_symbol_with_no_value_is_undefined():
+    """'For all j' (At Lt**j Bt with a free j) or a symbol no model defines: Undefined, not a KeyError."""
+    import numpy as np
+
+    from proofkit.numerics.matexpr import Undefined, evaluate
+
+    L, Q = sp.MatrixSymbol("L", 1, 1), sp.MatrixSymbol("Q", 1, 1)
+    env = {"L": np.array([[mp.mpf(2)]], dtype=object)}
+    for expr in (L ** sp.Symbol("j", integer=True, nonnegative=True), L * Q, sp.Symbol("c") * L):
+        with pytest.raises(Undefined, match="has no value here"):
+            evaluate(expr, env)
+
