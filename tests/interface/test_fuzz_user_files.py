@@ -174,3 +174,10 @@ def test_a_default_a_parameter_does_not_allow_is_one_line_naming_the_file(tmp_pa
                      **{"Theorem,\n": "Theorem, Param,\n"})
     code, out, err = _run(capsys, "check", "FUZZ.F1", *theorems, "-q")
     assert code == 2 and err.count("\n") == 1 and "f.py" in err and "default 7 is not allowed" in err
+
+
+def test_a_theorem_with_no_conclusion_says_why_it_is_inconclusive(tmp_path, capsys):
+    theorems = _file(tmp_path, **{'Generalization("length generalization", kind="length", source="fuzz"),\n':
+                                  ""})
+    code, out, err = _run(capsys, "check", "FUZZ.F1", *theorems, "-q")
+    assert code == 3 and "FUZZ.F1" in out and "no claim is evidence for the theorem itself" in out
