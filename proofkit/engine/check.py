@@ -294,11 +294,11 @@ def theorem_verdict(results: list[ClaimResult], violated: list[str]) -> tuple[Ve
     why = ("theorem verdict bounded by claims that read the statement as a proxy, an experiment or "
            "proofkit's reading (certified there counts as confirmed, refuted as inconclusive): "
            + ", ".join(capped)) if capped else ""
-    if not evidence:  # say why, rather than a bare "inconclusive" over claims that all hold
-        return Verdict.INCONCLUSIVE, ("no claim is evidence for the theorem itself: it has no conclusion or "
-                                      "proof-step claim that is decided otherwise than by definition (its "
-                                      "identifications and controls keep their own verdicts)")
     if not violated:
+        if not evidence:  # say why, rather than a bare "inconclusive" over claims that all hold
+            return Verdict.INCONCLUSIVE, ("no claim is evidence for the theorem itself: it has no conclusion "
+                                          "or proof-step claim that is decided otherwise than by definition "
+                                          "(its identifications and controls keep their own verdicts)")
         return combine([v for _, v in verdicts]), why
     if Verdict.REFUTED in [v for role, v in verdicts if role == "conclusion"]:
         return Verdict.REFUTED, why
